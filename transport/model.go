@@ -1,0 +1,79 @@
+// Package transport talks to code models: the Model interface, the
+// persistent Responses API WebSocket client, the SSE and FIM HTTP providers,
+// the in-process local engine, and the loopback model server that tests and
+// benchmarks run against.
+package transport
+
+import (
+	"context"
+	"time"
+)
+
+// Model streams a generation for a Request.
+//
+// Generate blocks until the generation ends. It calls onDelta with each
+// piece of text, in order, as the model produces it; onDelta runs on the
+// provider's receive path, so it must be quick and must not call back into
+// the Model. Cancelling ctx stops the generation at the model (a
+// response.cancel on the WebSocket, a closed stream over HTTP), not only on
+// our side, and Generate then returns an error for which IsCancelled holds.
+//
+// Implementations are safe for concurrent use: several generations may be
+// in flight at once.
+type Model interface {
+	Generate(ctx context.Context, req Request, onDelta func(text string)) (Result, error)
+	// Close releases connections. It does not wait for generations in
+	// flight; they fail with an Unavailable error.
+	Close() error
+}
+
+// Warmer is implemented by Models that can open their connection ahead of
+// the first request (at initialize, before the first keystroke).
+type Warmer interface {
+	Warm(ctx context.Context) error
+}
+
+// Request is what a generation is asked for. Completions fill Prefix and
+// Suffix (fill-in-the-middle); quick edits fill Instruction and put the
+// region in Prefix.
+type Request struct {
+	// Prefix is the text before the cursor (or the region to rewrite).
+	Prefix string
+	// Suffix is the text after the cursor; empty for edits.
+	Suffix string
+	// Context holds extra snippets (imports, signatures, other files), most
+	// important first.
+	Context []Snippet
+	// Instruction is the user's instruction for a quick edit; empty for
+	// completions.
+	Instruction string
+	// System overrides the provider's default system instructions.
+	System string
+	// Language and Path describe the file, for prompts.
+	Language, Path string
+	// Stop ends the generation where any of these strings appears.
+	Stop []string
+	// MaxTokens bounds the output; 0 means the provider's default.
+	MaxTokens int
+	// Temperature for sampling; models default to 0.
+	Temperature float64
+}
+
+// Snippet is one piece of extra context with where it came from.
+type Snippet struct {
+	Path, Text string
+}
+
+// Result describes a finished generation.
+type Result struct {
+	// Text is the whole generated text (the concatenated deltas).
+	Text string
+	// FinishReason is "stop", "length", "cancelled" or a provider's reason.
+	FinishReason string
+	// TTFT is the time from sending the request to the first delta.
+	TTFT time.Duration
+	// Total is the time from sending the request to the end.
+	Total time.Duration
+	// OutputTokens as the model reported them (0 if unknown).
+	OutputTokens int
+}
