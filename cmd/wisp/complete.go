@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/edits"
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+// cursorFile is a file read for a headless command, with the cursor a
+// FILE:LINE:COL argument names and its syntax tree.
+type cursorFile struct {
+	path   string
+	doc    *text.Text
+	tree   *syntax.Tree // nil for languages wisp cannot parse
+	cursor int
+}
+
+func loadCursor(ctx context.Context, arg string) (*cursorFile, error) {
+	t, err := edits.ParseTarget(arg)
+	if err != nil {
+		return nil, err
+	}
+	if t.Line == 0 {
+		return nil, fmt.Errorf("%s: give the cursor as FILE:LINE:COL", arg)
+	}
+	data, err := os.ReadFile(t.Path)
+	if err != nil {
+		return nil, err
+	}
+	f := &cursorFile{path: t.Path, doc: text.New(string(data))}
+	if f.cursor, _, err = t.Offsets(f.doc); err != nil {
+		return nil, err
+	}
+	if lang := syntax.Detect("", t.Path); lang != nil {
+		f.tree, _ = syntax.Parse(ctx, lang, f.doc)
+	}
+	return f, nil
+}
+
+func (f *cursorFile) close() {
+	if f.tree != nil {
+		f.tree.Close()
+	}
+}
+
+// completeResult is what `wisp complete --json` prints. Positions are
+// 1-based, columns in bytes.
+type completeResult struct {
+	File   string   `json:"file"`
+	Text   string   `json:"text"`
+	Range  jsonSpan `json:"range"`
+	TTFTMs float64  `json:"ttftMs"`
+	Total  float64  `json:"totalMs"`
+	Source string   `json:"source"`
+}
+
+type jsonSpan struct {
+	Start jsonPos `json:"start"`
+	End   jsonPos `json:"end"`
+}
+
+type jsonPos struct {
+	Line int `json:"line"`
+	Col  int `json:"col"`
+}
+
+// runComplete prints one inline completion for FILE:LINE:COL.
+func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("wisp complete", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON: the text, its range, time to first token and total")
+	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
+	if err := fs.Parse(reorder(args, nil)); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: wisp complete FILE:LINE:COL [--json]")
+		return 2
+	}
+	f, err := loadCursor(ctx, fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(stderr, "wisp complete:", err)
+		return 1
+	}
+	defer f.close()
+	cfg, _, err := config.Load(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "wisp complete:", err)
+		return 1
+	}
+	model, err := openModel(cfg.Model, zap.NewNop())
+	if err != nil {
+		fmt.Fprintln(stderr, "wisp complete:", err)
+		return 1
+	}
+	defer model.Close()
+	if o, ok := model.(transport.Observer); ok {
+		o.Observe(f.path, f.doc.String())
+	}
+	engine := completion.NewEngine(completion.Options{Model: model, Config: cfg.Completion})
+	defer engine.Close()
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	sugg, err := engine.Suggest(ctx, completion.Query{URI: f.path, Path: f.path, Text: f.doc, Tree: f.tree, Cursor: f.cursor})
+	if err != nil {
+		fmt.Fprintln(stderr, "wisp complete:", err)
+		return 1
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "wisp complete: timed out")
+		return 1
+	}
+	if !*asJSON {
+		fmt.Fprintln(stdout, sugg.Text)
+		return 0
+	}
+	p := f.doc.Point(f.cursor)
+	pos := jsonPos{Line: p.Row + 1, Col: p.Column + 1}
+	out := completeResult{File: f.path, Text: sugg.Text, Range: jsonSpan{pos, pos}, Source: string(sugg.Source),
+		TTFTMs: ms(sugg.TTFT), Total: ms(sugg.Total)}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.Encode(out)
+	return 0
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// contextResult is what `wisp context --json` prints.
+type contextResult struct {
+	File    string         `json:"file"`
+	Cursor  jsonPos        `json:"cursor"`
+	Context gather.Context `json:"context"`
+	Prompt  struct {
+		Instructions string `json:"instructions"`
+		Input        string `json:"input"`
+	} `json:"prompt"`
+}
+
+// runContext prints the context and prompt a completion at FILE:LINE:COL
+// would send: each piece, why it was chosen, and its token count.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("wisp context", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	budget := fs.Int("budget", config.Default().Completion.Budget, "context budget in tokens")
+	fs.Bool("json", true, "print JSON (the only format)")
+	if err := fs.Parse(reorder(args, map[string]bool{"--budget": true, "-budget": true})); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: wisp context FILE:LINE:COL [--budget TOKENS] --json")
+		return 2
+	}
+	f, err := loadCursor(ctx, fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(stderr, "wisp context:", err)
+		return 1
+	}
+	defer f.close()
+	in := gather.Input{Buffer: gather.Buffer{Path: f.path, Text: f.doc, Tree: f.tree}, Cursor: f.cursor, Budget: *budget}
+	c := gather.Gather(in)
+	lang := filepath.Ext(f.path)
+	if f.tree != nil {
+		lang = f.tree.Language().Name()
+	}
+	out := contextResult{File: f.path, Context: c}
+	p := f.doc.Point(f.cursor)
+	out.Cursor = jsonPos{Line: p.Row + 1, Col: p.Column + 1}
+	out.Prompt.Instructions, out.Prompt.Input = transport.RenderChat(c.Request(f.path, lang))
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.Encode(out)
+	return 0
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+
+	"github.com/wisp-lsp/wisp/transport/local"
+	"github.com/wisp-lsp/wisp/transport/modelserver"
+)
+
+// runModelServer serves the openai-ws, openai and fim wires on loopback,
+// backed by a script of canned replies and the local engine.
+func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("wisp model-server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:8765", "loopback address to listen on (port 0 picks one)")
+	script := fs.String("script", "", "JSON file of canned replies: {\"replies\":[{\"prefixEndsWith\",\"instructionContains\",\"text\"}]}")
+	ttft := fs.Duration("ttft", 0, "time to first token")
+	rate := fs.Float64("rate", 0, "tokens per second after the first (0: as fast as possible)")
+	delay := fs.Duration("delay", 0, "added one-way network delay per frame and per new connection")
+	fault := fs.String("fault", "", "inject a fault: drop, stall, 429 or malformed, optionally @N for the Nth request only")
+	maxAge := fs.Duration("max-conn-age", 0, "close WebSockets older than this, as the real service does at 60 minutes")
+	workspace := fs.String("workspace", "", "index this folder for the local engine's replies")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	opts := modelserver.Options{TTFT: *ttft, Rate: *rate, Delay: *delay, MaxConnAge: *maxAge}
+	var err error
+	if opts.Fault, err = modelserver.ParseFault(*fault); err != nil {
+		fmt.Fprintln(stderr, "wisp model-server:", err)
+		return 2
+	}
+	if *script != "" {
+		if opts.Script, err = modelserver.LoadScript(*script); err != nil {
+			fmt.Fprintln(stderr, "wisp model-server:", err)
+			return 2
+		}
+	}
+	engine := local.New(local.Options{})
+	defer engine.Close()
+	if *workspace != "" {
+		if err := engine.IndexDir(ctx, *workspace, 2000, 64<<20); err != nil {
+			fmt.Fprintln(stderr, "wisp model-server: index:", err)
+		}
+	}
+	opts.Model = engine
+	l, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintln(stderr, "wisp model-server:", err)
+		return 1
+	}
+	if host, _, _ := net.SplitHostPort(l.Addr().String()); !net.ParseIP(host).IsLoopback() {
+		l.Close()
+		fmt.Fprintf(stderr, "wisp model-server: refusing to listen on %s: loopback addresses only\n", host)
+		return 2
+	}
+	srv := modelserver.New(opts)
+	stop := context.AfterFunc(ctx, srv.Close)
+	defer stop()
+	fmt.Fprintf(stdout, "wisp model-server listening on http://%s (ws://%s/v1/responses)\n", l.Addr(), l.Addr())
+	if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
+		fmt.Fprintln(stderr, "wisp model-server:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,454 @@
+// Package completion is wisp's inline completion engine: it turns a cursor
+// in a document snapshot into a suggestion, as fast as the model can make
+// one. It chooses the context (package gather), asks the model, streams
+// the answer to whoever waits, shapes it to the document (package shape),
+// keeps serving the same stream while the user types what it shows, stops
+// the stream at the model the moment a keystroke makes it stale, and
+// caches finished suggestions for backspace-and-retype.
+//
+// The engine works in byte offsets on text snapshots; it never sees LSP
+// types.
+package completion
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/completion/shape"
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+// Options configure an Engine. Model and Log are required.
+type Options struct {
+	Model  transport.Model
+	Config config.Completion
+	Log    *zap.Logger
+	// MaxTokens bounds each generation; 0 picks by plan (see maxTokens).
+	MaxTokens int
+	// Status, if set, hears "generating", "idle" and "error" (with a short
+	// reason). It must not block.
+	Status func(state, message string)
+}
+
+// Query asks for a suggestion at one cursor.
+type Query struct {
+	// URI identifies the document across queries and changes.
+	URI, Path, LanguageID string
+	Text                  *text.Text
+	// Tree is the caller's; the engine copies what it keeps. May be nil.
+	Tree   *syntax.Tree
+	Recent []syntax.Span
+	// Cursor is a byte offset into Text.
+	Cursor int
+	// Others are the other open buffers, for context. Their trees are the
+	// caller's, valid for the call.
+	Others []gather.Buffer
+	// Budget, when positive, bounds how long Suggest waits for the model;
+	// past it Suggest answers Pending and the generation carries on into
+	// the cache.
+	Budget time.Duration
+	// Partial, if set, receives the suggestion as it streams.
+	Partial func(text string)
+}
+
+// Source says where a suggestion came from.
+type Source string
+
+// Sources of a suggestion.
+const (
+	FromModel     Source = "model"
+	FromTypedHead Source = "typed-ahead"
+	FromCache     Source = "cache"
+)
+
+// Suggestion is the text to insert at the query's cursor.
+type Suggestion struct {
+	Text   string
+	Source Source
+	// Pending: the budget passed first; the generation continues.
+	Pending bool
+	// TTFT and Total are the generation's, measured from its start.
+	TTFT, Total time.Duration
+}
+
+// Stats count what the engine did. Read with Engine.Stats.
+type Stats struct {
+	Queries        int64 `json:"queries"`
+	ModelRequests  int64 `json:"modelRequests"`
+	FromTypedAhead int64 `json:"fromTypedAhead"`
+	FromCache      int64 `json:"fromCache"`
+	Cancelled      int64 `json:"cancelled"`
+}
+
+// ErrClosed is returned by Suggest after Close.
+var ErrClosed = errors.New("completion engine closed")
+
+// Engine serves suggestions. It is safe for concurrent use; DidChange must
+// be called in document order, before any Suggest for the new version.
+type Engine struct {
+	opts Options
+	log  *zap.Logger
+
+	mu     sync.Mutex // guards the fields below
+	gens   map[string]*generation
+	cache  *cache
+	closed bool
+	// lastKey remembers when each document was last asked, for the
+	// adaptive debounce.
+	lastKey map[string]time.Time
+	pace    map[string]time.Duration // smoothed time between keystrokes
+
+	stats struct {
+		queries, requests, typedAhead, cached, cancelled atomic.Int64
+	}
+	wg sync.WaitGroup // generations in flight
+}
+
+// NewEngine returns an engine that asks opts.Model.
+func NewEngine(opts Options) *Engine {
+	if opts.Log == nil {
+		opts.Log = zap.NewNop()
+	}
+	return &Engine{opts: opts, log: opts.Log, gens: map[string]*generation{}, cache: newCache(256),
+		lastKey: map[string]time.Time{}, pace: map[string]time.Duration{}}
+}
+
+// Stats returns the counters so far.
+func (e *Engine) Stats() Stats {
+	return Stats{Queries: e.stats.queries.Load(), ModelRequests: e.stats.requests.Load(),
+		FromTypedAhead: e.stats.typedAhead.Load(), FromCache: e.stats.cached.Load(), Cancelled: e.stats.cancelled.Load()}
+}
+
+// Close stops every generation and waits for them to end.
+func (e *Engine) Close() {
+	e.mu.Lock()
+	e.closed = true
+	for uri, g := range e.gens {
+		e.killLocked(g)
+		delete(e.gens, uri)
+	}
+	e.mu.Unlock()
+	e.wg.Wait()
+}
+
+// Suggest returns a suggestion for q. A request superseded by typing (its
+// ctx cancelled) answers an empty suggestion and no error: editors print
+// errors, and a cancelled request is normal.
+func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
+	e.stats.queries.Add(1)
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return Suggestion{}, ErrClosed
+	}
+	wait := e.debounceLocked(q.URI)
+	g := e.gens[q.URI]
+	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) {
+		return e.serve(ctx, g, q, g.typed != "")
+	}
+	if rest, ok := e.cache.get(q.Text, q.Cursor); ok {
+		e.mu.Unlock()
+		e.stats.cached.Add(1)
+		return Suggestion{Text: rest, Source: FromCache}, nil
+	}
+	if g != nil {
+		e.killLocked(g)
+		delete(e.gens, q.URI)
+	}
+	e.mu.Unlock()
+
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return Suggestion{}, nil
+		case <-t.C:
+		}
+	}
+	if ctx.Err() != nil {
+		return Suggestion{}, nil
+	}
+	g = e.start(q)
+	e.mu.Lock()
+	if e.closed {
+		e.killLocked(g)
+		e.mu.Unlock()
+		return Suggestion{}, ErrClosed
+	}
+	if old := e.gens[q.URI]; old != nil && old != g {
+		e.killLocked(old)
+	}
+	e.gens[q.URI] = g
+	return e.serve(ctx, g, q, false)
+}
+
+// debounceLocked returns how long a new generation for uri should wait.
+// With the default of zero it never waits: stale generations are cancelled
+// at the model on the next keystroke, so waiting only adds latency. A
+// positive configured Debounce is the most it waits, scaled down to half
+// the user's recent pace, so slow typists are never held up.
+func (e *Engine) debounceLocked(uri string) time.Duration {
+	now := time.Now()
+	if last, ok := e.lastKey[uri]; ok {
+		gap := now.Sub(last)
+		if p, ok := e.pace[uri]; ok {
+			e.pace[uri] = (3*p + gap) / 4
+		} else {
+			e.pace[uri] = gap
+		}
+	}
+	e.lastKey[uri] = now
+	max := e.opts.Config.Debounce
+	if max <= 0 {
+		return 0
+	}
+	if p, ok := e.pace[uri]; ok && p/2 < max {
+		return p / 2
+	}
+	return max
+}
+
+// start launches a generation for q.
+func (e *Engine) start(q Query) *generation {
+	var tree *syntax.Tree
+	if q.Tree != nil {
+		tree = q.Tree.Copy()
+	}
+	plan := shape.Decide(q.Text, tree, q.Cursor)
+	ctxPieces := gather.Gather(gather.Input{
+		Buffer: gather.Buffer{Path: q.Path, LanguageID: q.LanguageID, Text: q.Text, Tree: tree, Recent: q.Recent},
+		Cursor: q.Cursor, Others: q.Others, Budget: e.opts.Config.Budget,
+	})
+	lang := q.LanguageID
+	if tree != nil {
+		lang = tree.Language().Name()
+	}
+	req := ctxPieces.Request(q.Path, lang)
+	req.Stop = append(req.Stop, plan.Stop...)
+	req.MaxTokens = e.maxTokens(plan)
+
+	genCtx, cancel := context.WithCancel(context.Background())
+	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: tree, plan: plan, cancel: cancel,
+		start: time.Now(), updated: make(chan struct{})}
+	e.stats.requests.Add(1)
+	e.status("generating", "")
+	e.wg.Add(1)
+	go e.run(genCtx, g, req)
+	return g
+}
+
+// maxTokens bounds a generation by its plan: a line needs few tokens, a
+// block more. Small bounds keep a superseded stream cheap.
+func (e *Engine) maxTokens(plan shape.Plan) int {
+	if e.opts.MaxTokens > 0 {
+		return e.opts.MaxTokens
+	}
+	if plan.Multiline {
+		return 256
+	}
+	return 64
+}
+
+// run streams g's generation from the model.
+func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) {
+	defer e.wg.Done()
+	_, err := e.opts.Model.Generate(ctx, req, func(delta string) {
+		e.mu.Lock()
+		if g.firstAt.IsZero() {
+			g.firstAt = time.Now()
+		}
+		g.raw.WriteString(delta)
+		g.broadcastLocked()
+		e.mu.Unlock()
+	})
+	e.mu.Lock()
+	g.done = true
+	g.err = err
+	if err == nil && !g.dead {
+		if full, _ := g.suggestionLocked(); full != "" {
+			e.cache.put(g.doc, g.anchor, full)
+		}
+	}
+	if g.tree != nil {
+		g.tree.Close()
+		g.tree = nil
+		g.shapedOK = g.shapedLen == g.raw.Len() // shaped is final now
+	}
+	if g.grace != nil {
+		g.grace.Stop()
+	}
+	g.broadcastLocked()
+	e.mu.Unlock()
+	switch {
+	case err == nil || transport.IsCancelled(err):
+		e.status("idle", "")
+	default:
+		e.log.Warn("generation failed", zap.Error(err))
+		e.status("error", err.Error())
+	}
+}
+
+// serve waits on g for q and answers. Called with e.mu held; returns with
+// it released.
+func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead bool) (Suggestion, error) {
+	g.wanted++
+	if g.grace != nil {
+		g.grace.Stop()
+		g.grace = nil
+	}
+	defer e.unwant(g)
+	var budget <-chan time.Time
+	if q.Budget > 0 {
+		t := time.NewTimer(q.Budget)
+		defer t.Stop()
+		budget = t.C
+	}
+	lastPartial := ""
+	for {
+		rest, final, ok := g.remainderLocked()
+		if !ok || g.dead {
+			e.mu.Unlock()
+			return Suggestion{}, nil
+		}
+		if final {
+			err := g.err
+			s := e.suggestionLocked(g, rest, typedAhead)
+			e.mu.Unlock()
+			if err != nil && !transport.IsCancelled(err) {
+				return Suggestion{}, err
+			}
+			return s, nil
+		}
+		if q.Partial != nil && rest != lastPartial {
+			lastPartial = rest
+			q.Partial(rest)
+		}
+		updated := g.updated
+		e.mu.Unlock()
+		select {
+		case <-updated:
+		case <-ctx.Done():
+			e.mu.Lock()
+			return Suggestion{}, nil
+		case <-budget:
+			e.mu.Lock()
+			g.keep = true
+			e.mu.Unlock()
+			return Suggestion{Pending: true, Source: FromModel}, nil
+		}
+		e.mu.Lock()
+	}
+}
+
+func (e *Engine) suggestionLocked(g *generation, rest string, typedAhead bool) Suggestion {
+	s := Suggestion{Text: rest, Source: FromModel}
+	if typedAhead {
+		s.Source = FromTypedHead
+		e.stats.typedAhead.Add(1)
+	}
+	if !g.firstAt.IsZero() {
+		s.TTFT = g.firstAt.Sub(g.start)
+	}
+	s.Total = time.Since(g.start)
+	return s
+}
+
+// unwant drops one request's claim on g; when none is left and g is still
+// generating, g lives on for the grace period (the editor's next request
+// after a keystroke usually wants it), then stops at the model.
+func (e *Engine) unwant(g *generation) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g.wanted--
+	if g.wanted > 0 || g.done || g.dead || g.keep {
+		return
+	}
+	grace := e.opts.Config.Grace
+	g.grace = time.AfterFunc(grace, func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if g.wanted == 0 && !g.done && !g.dead && !g.keep {
+			e.killLocked(g)
+			if e.gens[g.uri] == g {
+				delete(e.gens, g.uri)
+			}
+		}
+	})
+}
+
+// killLocked stops g at the model.
+func (e *Engine) killLocked(g *generation) {
+	if g.dead {
+		return
+	}
+	g.dead = true
+	if !g.done {
+		e.stats.cancelled.Add(1)
+	}
+	g.cancel()
+	g.broadcastLocked()
+}
+
+// DidChange tells the engine that the document at uri changed from before
+// to after by edits. Typing that matches the live suggestion keeps its
+// generation serving; any other change stops it at the model at once.
+func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Edit) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g := e.gens[uri]
+	if g == nil || g.dead {
+		return
+	}
+	for _, ed := range edits {
+		cursor := g.anchor + len(g.typed)
+		switch {
+		case ed.Start == ed.OldEnd && ed.Start == cursor && ed.NewEnd > ed.Start:
+			// Typing at the cursor: fine while it agrees with the model.
+			ins := after.String()[ed.Start:ed.NewEnd]
+			if !g.acceptsLocked(ins) {
+				e.dropLocked(g)
+				return
+			}
+			g.typed += ins
+		case ed.NewEnd == ed.Start && ed.OldEnd == cursor && ed.Start >= g.anchor:
+			// Backspace over typed-ahead text: the suggestion still holds.
+			g.typed = g.typed[:ed.Start-g.anchor]
+		default:
+			e.dropLocked(g)
+			return
+		}
+	}
+	g.broadcastLocked()
+}
+
+func (e *Engine) dropLocked(g *generation) {
+	e.killLocked(g)
+	delete(e.gens, g.uri)
+}
+
+// DidClose stops the document's generation.
+func (e *Engine) DidClose(uri string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if g := e.gens[uri]; g != nil {
+		e.dropLocked(g)
+	}
+	delete(e.lastKey, uri)
+	delete(e.pace, uri)
+}
+
+func (e *Engine) status(state, msg string) {
+	if e.opts.Status != nil {
+		e.opts.Status(state, msg)
+	}
+}

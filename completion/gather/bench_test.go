@@ -1,0 +1,58 @@
+package gather_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/syntax"
+)
+
+// benchInput builds a 5,000-line Go file, the cursor in the middle, and
+// 20 other 500-line buffers, each with a recent edit. cached says whether
+// the buffers carry their Index (as the engine caches it per document
+// version).
+func benchInput(b *testing.B, cached bool) gather.Input {
+	b.Helper()
+	src := mainHead + filler("Helper", 410) + mainBody + filler("Late", 410)
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	if n := strings.Count(src, "\n"); n < 5000 {
+		b.Fatalf("file has %d lines, want 5,000", n)
+	}
+	in := gather.Input{Buffer: buffer(b, "main.go", src), Cursor: cursor}
+	for i := 0; i < 20; i++ {
+		other := "package main\n\n" + filler(fmt.Sprintf("O%d_", i), 80) + fmt.Sprintf("func Dial%d(addr string) *Conn {\n\treturn nil\n}\n", i)
+		o := buffer(b, fmt.Sprintf("other%d.go", i), other)
+		o.Recent = []syntax.Span{{Start: 1000, End: 1040}, {Start: 3000, End: 3001}}
+		in.Others = append(in.Others, o)
+	}
+	if cached {
+		in.Index = gather.NewIndex(in.Tree)
+		for i := range in.Others {
+			in.Others[i].Index = gather.NewIndex(in.Others[i].Tree)
+		}
+	}
+	return in
+}
+
+// BenchmarkGather measures one context selection on a 5,000-line file
+// with 20 other open buffers whose Index the caller has cached.
+func BenchmarkGather(b *testing.B) {
+	in := benchInput(b, true)
+	b.ResetTimer()
+	for b.Loop() {
+		gather.Gather(in)
+	}
+}
+
+// BenchmarkGatherUncached is BenchmarkGather with every buffer's Index
+// read from its tree on each call.
+func BenchmarkGatherUncached(b *testing.B) {
+	in := benchInput(b, false)
+	b.ResetTimer()
+	for b.Loop() {
+		gather.Gather(in)
+	}
+}

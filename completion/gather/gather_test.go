@@ -1,0 +1,170 @@
+package gather_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/text"
+)
+
+// filler returns n small functions, to push things out of the window.
+func filler(prefix string, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "// %s%d does nothing much.\nfunc %s%d(a, b int) int {\n\tc := a * b\n\treturn c + %d\n}\n\n", prefix, i, prefix, i, i)
+	}
+	return b.String()
+}
+
+const mainHead = `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// Open opens the named thing.
+func Open(name string, flags int) (*os.File, error) {
+	return os.Open(name)
+}
+
+`
+
+// mainBody is a long function; the cursor sits near its end.
+var mainBody = "func process(names []string) error {\n" +
+	strings.Repeat("\tfmt.Println(\"working on a long function body line\")\n", 60) +
+	"\tf, err := Open(names[0], 0)\n\tremote := Dial(names[1])\n\t‸\n\treturn nil\n}\n\nfunc after() {}\n"
+
+func buffer(t testing.TB, path, src string) gather.Buffer {
+	t.Helper()
+	doc := text.New(src)
+	b := gather.Buffer{Path: path, LanguageID: "go", Text: doc}
+	if lang := syntax.Detect("", path); lang != nil {
+		tree, err := syntax.Parse(context.Background(), lang, doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(tree.Close)
+		b.Tree = tree
+	}
+	return b
+}
+
+func input(t testing.TB, budget int) (gather.Input, string) {
+	src := mainHead + filler("Helper", 30) + mainBody
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	other := "package main\n\n" + filler("Other", 5) + "// Dial connects.\nfunc Dial(addr string) *Conn {\n\treturn nil\n}\n"
+	o := buffer(t, "net.go", other)
+	edited := strings.Index(other, "func Other3")
+	o.Recent = []syntax.Span{{Start: edited, End: edited + 10}}
+	in := gather.Input{Buffer: buffer(t, "main.go", src), Cursor: cursor, Budget: budget}
+	in.Others = []gather.Buffer{o}
+	return in, src
+}
+
+func TestGatherPieces(t *testing.T) {
+	in, src := input(t, 800)
+	c := gather.Gather(in)
+
+	if c.Prefix != src[c.PrefixStart:in.Cursor] || c.Suffix != src[in.Cursor:c.SuffixEnd] {
+		t.Fatalf("windows do not match offsets %d..%d", c.PrefixStart, c.SuffixEnd)
+	}
+	if c.PrefixStart != 0 && src[c.PrefixStart-1] != '\n' {
+		t.Errorf("prefix starts mid-line at %d", c.PrefixStart)
+	}
+	if !strings.HasSuffix(c.Suffix, "return nil\n}") {
+		t.Errorf("suffix should end with the enclosing function, got %q", c.Suffix)
+	}
+	if c.Tokens > c.Budget {
+		t.Errorf("tokens %d over budget %d", c.Tokens, c.Budget)
+	}
+	want := map[string]string{
+		"enclosing":         "func process(names []string) error",
+		"imports":           "\"fmt\"",
+		"signature/main.go": "func Open(name string, flags int) (*os.File, error)",
+		"signature/net.go":  "func Dial(addr string) *Conn",
+		"recent":            "func Other3(a, b int) int {",
+	}
+	got := map[string]bool{}
+	for _, p := range c.Pieces {
+		if p.Why == "" || p.Tokens != gather.Estimate(p.Text) {
+			t.Errorf("piece %s: why %q, tokens %d for %d bytes", p.Kind, p.Why, p.Tokens, len(p.Text))
+		}
+		for k, w := range want {
+			kind, path, _ := strings.Cut(k, "/")
+			if p.Kind == kind && (path == "" || p.Path == path) && strings.Contains(p.Text, w) {
+				got[k] = true
+			}
+		}
+		if p.Kind == "signature" && strings.Contains(p.Text, "Helper") {
+			t.Errorf("signature of an unused helper: %q", p.Text)
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("no %s piece holding %q in %+v", k, want[k], c.Pieces)
+		}
+	}
+}
+
+func TestGatherSmallFileWhole(t *testing.T) {
+	src := "package a\n\nfunc f() {\n\tx := 1\n}\n"
+	b := buffer(t, "a.go", src)
+	c := gather.Gather(gather.Input{Buffer: b, Cursor: strings.Index(src, "x :=")})
+	if c.PrefixStart != 0 || c.SuffixEnd != len(src) || c.Budget != gather.DefaultBudget {
+		t.Errorf("small file: prefix from %d, suffix to %d of %d, budget %d", c.PrefixStart, c.SuffixEnd, len(src), c.Budget)
+	}
+}
+
+func TestGatherWithoutTree(t *testing.T) {
+	src := strings.Repeat("some plain text line\n", 500)
+	for _, cur := range []int{-3, 0, 5000, len(src), len(src) + 9} {
+		c := gather.Gather(gather.Input{Buffer: gather.Buffer{Path: "a.txt", Text: text.New(src)}, Cursor: cur, Budget: 200})
+		if c.Tokens > c.Budget || c.PrefixStart > c.SuffixEnd {
+			t.Errorf("cursor %d: tokens %d budget %d, window %d..%d", cur, c.Tokens, c.Budget, c.PrefixStart, c.SuffixEnd)
+		}
+	}
+}
+
+func TestContextJSONAndRequest(t *testing.T) {
+	in, _ := input(t, 800)
+	c := gather.Gather(in)
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{`"kind":"prefix"`, `"why":`, `"tokens":`, `"budget":800`} {
+		if !strings.Contains(string(data), k) {
+			t.Errorf("JSON lacks %s: %s", k, data)
+		}
+	}
+	req := c.Request("main.go", "go")
+	if req.Prefix != c.Prefix || req.Suffix != c.Suffix || req.Language != "go" || req.Path != "main.go" {
+		t.Errorf("request %+v does not carry the windows", req)
+	}
+	if len(req.Context) == 0 || !strings.HasPrefix(req.Context[0].Text, "func process") {
+		t.Errorf("request context should start with the enclosing header: %+v", req.Context)
+	}
+	for _, s := range req.Context {
+		if s.Path == "" || s.Text == "" {
+			t.Errorf("empty snippet %+v", s)
+		}
+	}
+}
+
+func TestEstimate(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want int
+	}{{"", 0}, {"a", 1}, {"abcdefg", 2}, {strings.Repeat("x", 35), 10}} {
+		if got := gather.Estimate(tt.s); got != tt.want {
+			t.Errorf("Estimate(%q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+}

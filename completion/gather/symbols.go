@@ -1,0 +1,157 @@
+package gather
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/text"
+)
+
+// Limits of the signature search: identifiers are taken from the lines
+// just above the cursor; a name defined several times contributes at most
+// maxDefsPerName signatures.
+const (
+	usageLines     = 20
+	maxDefsPerName = 2
+)
+
+// use is an identifier seen near the cursor.
+type use struct {
+	name string
+	line int // 0-based line of its last use
+}
+
+// signatures returns the signatures of symbols used near the cursor and
+// defined outside the visible windows, in this buffer or another, most
+// recently used first; for one name, this buffer's definitions come before
+// others'.
+func (g *gatherer) signatures() []Piece {
+	uses := identifiers(g.doc, g.cursor, usageLines)
+	if len(uses) == 0 {
+		return nil
+	}
+	byName := make(map[string]int, len(uses)) // name → index in uses
+	// maybe is a cheap pre-filter for byName: bit len%64 of
+	// maybe[first byte] is set when some used name has that first byte
+	// and length. Most definitions fail it without hashing their name.
+	var maybe [256]uint64
+	for i, u := range uses {
+		byName[u.name] = i
+		maybe[u.name[0]] |= 1 << (len(u.name) % 64)
+	}
+	// found[i] holds the pieces for uses[i].
+	found := make([][]Piece, len(uses))
+	add := func(b Buffer, defs []syntax.Definition, here bool) {
+		for _, d := range defs {
+			if d.Name == "" || maybe[d.Name[0]]&(1<<(len(d.Name)%64)) == 0 {
+				continue
+			}
+			i, ok := byName[d.Name]
+			if !ok || len(found[i]) >= maxDefsPerName || d.Signature == "" {
+				continue
+			}
+			if here && d.Span.Start < g.suffixEnd && d.Span.End > g.prefixStart {
+				continue // already in view, or the definition being written
+			}
+			why := fmt.Sprintf("defines %s, used at line %d", qualified(d), uses[i].line+1)
+			if !here {
+				why = fmt.Sprintf("defines %s (%s), used at line %d", qualified(d), lineName(b.Text, d.Span.Start), uses[i].line+1)
+			}
+			found[i] = append(found[i], newPiece("signature", why, b.Path, d.Signature, d.Span))
+		}
+	}
+	add(g.in.Buffer, g.index.Defs, true)
+	for _, b := range g.in.Others {
+		add(b, indexOf(b).Defs, false)
+	}
+	var out []Piece
+	for _, ps := range found {
+		out = append(out, ps...)
+	}
+	return out
+}
+
+func qualified(d syntax.Definition) string {
+	if d.Parent != "" {
+		return d.Parent + "." + d.Name
+	}
+	return d.Name
+}
+
+// identifiers returns the identifiers in the n lines up to the cursor,
+// keywords and one-letter names left out, most recently used first.
+func identifiers(doc *text.Text, cursor, n int) []use {
+	line := doc.LineOf(cursor)
+	first := max(0, line-n)
+	s := doc.String()[doc.LineStart(first):cursor]
+	last := make(map[string]int)
+	l := first
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\n':
+			l++
+			i++
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(s) && isIdentPart(s[j]) {
+				j++
+			}
+			if w := s[i:j]; j-i > 1 && !keywords[w] {
+				last[w] = l
+			}
+			i = j
+		case c >= '0' && c <= '9':
+			for i < len(s) && isIdentPart(s[i]) {
+				i++
+			}
+		default:
+			i++
+		}
+	}
+	uses := make([]use, 0, len(last))
+	for w, l := range last {
+		uses = append(uses, use{w, l})
+	}
+	sort.Slice(uses, func(i, j int) bool {
+		if uses[i].line != uses[j].line {
+			return uses[i].line > uses[j].line
+		}
+		return uses[i].name < uses[j].name
+	})
+	return uses
+}
+
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+// keywords are the reserved words of the supported languages, never looked
+// up as symbols.
+var keywords = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range []string{
+		// Go
+		"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough",
+		"for", "func", "go", "goto", "if", "import", "interface", "map", "package", "range",
+		"return", "select", "struct", "switch", "type", "var", "nil", "true", "false",
+		"string", "int", "bool", "error", "byte", "rune", "any", "len", "cap", "make", "new", "append",
+		// Python
+		"and", "as", "assert", "async", "await", "class", "def", "del", "elif", "except",
+		"finally", "from", "global", "in", "is", "lambda", "nonlocal", "not", "or", "pass",
+		"raise", "try", "while", "with", "yield", "None", "True", "False", "self",
+		// JavaScript and TypeScript
+		"catch", "delete", "do", "export", "extends", "function", "instanceof", "let",
+		"of", "this", "throw", "typeof", "void", "null", "undefined", "number", "boolean",
+		// Rust
+		"crate", "enum", "fn", "impl", "loop", "match", "mod", "move", "mut", "pub", "ref",
+		"Self", "static", "trait", "unsafe", "use", "where", "u8", "u32", "u64", "i32", "i64",
+		"usize", "str", "String", "Vec", "Option", "Some", "Ok", "Err",
+	} {
+		m[w] = true
+	}
+	return m
+}()

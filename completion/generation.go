@@ -1,0 +1,95 @@
+package completion
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/wisp-lsp/wisp/completion/shape"
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/text"
+)
+
+// generation is one model stream for one cursor position. Requests and
+// generations are separate things: many requests (one per keystroke, each
+// perhaps cancelled by the editor) may be served by one generation while
+// the user types what it shows.
+//
+// All fields after the immutable block are guarded by the Engine's mu.
+type generation struct {
+	// Immutable after start.
+	uri    string
+	anchor int        // cursor offset when the generation started
+	doc    *text.Text // the document at the anchor
+	tree   *syntax.Tree
+	plan   shape.Plan
+	cancel context.CancelFunc
+	start  time.Time
+
+	// typed is what the user has typed at the anchor since the start,
+	// always consistent with raw (see DidChange).
+	typed string
+	// raw is the model's text so far.
+	raw strings.Builder
+	// shaped caches Fit of raw; valid while shapedLen == raw.Len().
+	shaped    string
+	shapedOK  bool
+	shapedLen int
+	done      bool
+	err       error
+	firstAt   time.Time // when the first delta arrived; zero before
+	// updated is closed and replaced whenever raw, done or typed change.
+	updated chan struct{}
+	// wanted counts requests waiting on the generation; keep holds it
+	// alive until done (a completion-item request that answered early).
+	wanted int
+	keep   bool
+	grace  *time.Timer
+	// dead is set once the generation was cancelled or replaced.
+	dead bool
+}
+
+// broadcastLocked wakes every request waiting on g.
+func (g *generation) broadcastLocked() {
+	close(g.updated)
+	g.updated = make(chan struct{})
+}
+
+// suggestionLocked returns the shaped suggestion from the anchor and
+// whether it is final (the generation is done, or the plan's single line
+// is complete).
+func (g *generation) suggestionLocked() (full string, final bool) {
+	if !g.shapedOK || g.shapedLen != g.raw.Len() {
+		raw := g.raw.String()
+		g.shaped, _ = shape.Fit(g.doc, g.tree, g.anchor, g.plan, raw)
+		g.shapedLen, g.shapedOK = len(raw), true
+	}
+	// A single-line plan is final once the line is complete: nothing the
+	// model says later can change it.
+	final = g.done || (!g.plan.Multiline && strings.Contains(g.raw.String(), "\n"))
+	return g.shaped, final
+}
+
+// remainderLocked returns what is left to show after what the user typed,
+// and whether it is final. ok is false when the suggestion no longer
+// extends what was typed.
+func (g *generation) remainderLocked() (rest string, final, ok bool) {
+	full, final := g.suggestionLocked()
+	if !strings.HasPrefix(full, g.typed) {
+		// The shaped text may still be catching up with the typing.
+		return "", final, !final
+	}
+	return full[len(g.typed):], final, true
+}
+
+// accepts reports whether inserting s at the generation's cursor keeps it
+// valid: the model's text agrees with what was typed so far.
+func (g *generation) acceptsLocked(s string) bool {
+	typed := g.typed + s
+	raw := g.raw.String()
+	if strings.HasPrefix(raw, typed) {
+		return true
+	}
+	// The model has not produced that much yet: agree on what it has.
+	return !g.done && strings.HasPrefix(typed, raw)
+}

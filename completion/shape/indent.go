@@ -1,0 +1,118 @@
+package shape
+
+import "strings"
+
+// reindent rewrites the indentation of a multi-line reply into the file's
+// style (plan.Unit) and shifts it so its first line of code sits at
+// plan.Indent, keeping the reply's relative structure. before is the
+// cursor line's text before the cursor: when it is all whitespace, the
+// reply's first line starts after that indentation.
+func reindent(s, before string, plan Plan) string {
+	lines := strings.Split(s, "\n")
+	blank := strings.TrimSpace(before) == ""
+	// Absolute indentation of each line as the reply means it.
+	abs := make([]string, len(lines))
+	for i, l := range lines {
+		abs[i] = leadingSpace(l)
+		if i == 0 {
+			if !blank {
+				abs[0] = ""
+			} else {
+				abs[0] = before + abs[0]
+			}
+		}
+	}
+	first := -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" && (i > 0 || blank) {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return s
+	}
+	unit := replyUnit(abs, plan)
+	want := levels(plan.Indent, plan.Unit)
+	shift := want - levels(abs[first], unit)
+	sameStyle := unit == plan.Unit
+	if sameStyle && shift == 0 {
+		if first == 0 && abs[0] != before {
+			lines[0] = strings.TrimLeft(lines[0], " \t")
+		}
+		return strings.Join(lines, "\n")
+	}
+	for i := range lines {
+		if strings.TrimSpace(lines[i]) == "" || (i == 0 && !blank) {
+			continue
+		}
+		n := max(0, levels(abs[i], unit)+shift)
+		ind := strings.Repeat(plan.Unit, n) + strings.Repeat(" ", extra(abs[i], unit))
+		if i == 0 {
+			// Only the part beyond what the document already has.
+			ind = strings.TrimPrefix(ind, before)
+		}
+		lines[i] = ind + strings.TrimLeft(lines[i], " \t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// replyUnit guesses the reply's indentation unit: a tab if it indents with
+// tabs, else the greatest common divisor of its space indents (a one-space
+// divisor means alignment, not a unit: then the file's unit is assumed).
+func replyUnit(abs []string, plan Plan) string {
+	g := 0
+	for _, a := range abs {
+		if strings.Contains(a, "\t") {
+			return "\t"
+		}
+		g = gcd(g, len(a))
+	}
+	switch {
+	case g > 1:
+		return strings.Repeat(" ", g)
+	case plan.Unit != "\t":
+		return plan.Unit
+	}
+	return "    "
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// levels counts how many units indent holds (tabs count one level each).
+func levels(indent, unit string) int {
+	tabs := strings.Count(indent, "\t")
+	spaces := len(indent) - tabs
+	if unit == "\t" || unit == "" {
+		return tabs + spaces/4
+	}
+	return tabs + spaces/len(unit)
+}
+
+// extra returns the alignment spaces indent holds beyond whole units.
+func extra(indent, unit string) int {
+	spaces := len(indent) - strings.Count(indent, "\t")
+	if unit == "\t" || unit == "" {
+		return spaces % 4
+	}
+	return spaces % len(unit)
+}
+
+// cutDedent ends a reply for an indentation-blocked language at its first
+// line of code indented less than the block (indent): that line belongs
+// after the block.
+func cutDedent(s, indent string) string {
+	lines := strings.Split(s, "\n")
+	for i := 1; i < len(lines); i++ {
+		l := lines[i]
+		if strings.TrimSpace(l) != "" && len(leadingSpace(l)) < len(indent) {
+			return strings.Join(lines[:i], "\n")
+		}
+	}
+	return s
+}

@@ -1,0 +1,133 @@
+package shape_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wisp-lsp/wisp/completion/shape"
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/text"
+)
+
+func TestDecide(t *testing.T) {
+	tests := []struct {
+		file, src string
+		reason    string
+		indent    string
+		unit      string
+		blockEnd  string // text at Plan.BlockEnd, "" for none
+	}{
+		{"a.go", "package a\n\nfunc f() {\n\tx := g(‸)\n}\n", "inside brackets", "\t", "\t", ""},
+		{"a.go", "package a\n\nfunc f() {‸\n}\n", "new block", "\t", "\t", "}\n"},
+		{"a.go", "package a\n\nfunc f() {\n\t‸\n}\n", "empty body", "\t", "\t", "}\n"},
+		{"a.go", "package a\n\nfunc f() {\n\tx := 1\n\t‸\n\tg(x)\n}\n", "blank line", "\t", "\t", "}\n"},
+		{"a.go", "package a\n\nfunc f() {\n\tx := y‸ + 1\n}\n", "mid-line", "\t", "\t", ""},
+		{"a.go", "package a\n\n// Hello ‸\n", "in comment", "", "\t", ""},
+		{"a.go", "package a\n\nvar s = \"ab‸\"\n", "in string", "", "\t", ""},
+		{"a.py", "def f():\n  if x:‸\n", "new block", "    ", "  ", ""},
+		{"a.py", "def f():\n    ‸\n", "empty body", "    ", "    ", ""},
+		{"a.ts", "const f = () =>‸\n", "new block", "  ", "  ", ""},
+		{"a.ts", "const f = g(() => ‸);\n", "inside brackets", "", "  ", ""},
+		{"a.rs", "fn f() {‸}\n", "new block", "    ", "    ", "}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason+"/"+tt.file, func(t *testing.T) {
+			doc, cursor := docAt(t, tt.src)
+			tree := parse(t, tt.file, doc)
+			p := shape.Decide(doc, tree, cursor)
+			if p.Reason != tt.reason || p.Indent != tt.indent || p.Unit != tt.unit {
+				t.Errorf("Decide = %+v, want reason %q indent %q unit %q", p, tt.reason, tt.indent, tt.unit)
+			}
+			if p.Multiline != (p.MaxLines > 1) {
+				t.Errorf("Multiline %v with MaxLines %d", p.Multiline, p.MaxLines)
+			}
+			got := ""
+			if p.BlockEnd >= 0 {
+				got = doc.String()[p.BlockEnd:]
+			}
+			if tt.blockEnd != "" && got != tt.blockEnd || tt.blockEnd == "" && got != "" && !strings.HasPrefix(tt.file, "a.py") {
+				t.Errorf("BlockEnd at %q, want %q", got, tt.blockEnd)
+			}
+		})
+	}
+}
+
+// TestFitWithoutTree checks the plain-text fallback used when no tree is
+// available.
+func TestFitWithoutTree(t *testing.T) {
+	doc, cursor := docAt(t, "func f() {\n\tfmt.Println(‸)\n}\n")
+	p := shape.Decide(doc, nil, cursor)
+	got, ok := shape.Fit(doc, nil, cursor, p, "x, y))\nmore")
+	if !ok || got != "x, y" {
+		t.Errorf("Fit = %q, %v; want \"x, y\"", got, ok)
+	}
+}
+
+func TestFitClampsCursor(t *testing.T) {
+	doc := text.New("x := 1\n")
+	for _, c := range []int{-5, 0, 3, 100} {
+		p := shape.Decide(doc, nil, c)
+		shape.Fit(doc, nil, c, p, "abc)\n}")
+	}
+}
+
+func docAt(t testing.TB, src string) (*text.Text, int) {
+	t.Helper()
+	i := strings.Index(src, "‸")
+	if i < 0 {
+		t.Fatalf("no cursor in %q", src)
+	}
+	return text.New(strings.Replace(src, "‸", "", 1)), i
+}
+
+func parse(t testing.TB, file string, doc *text.Text) *syntax.Tree {
+	t.Helper()
+	lang := syntax.Detect("", file)
+	if lang == nil {
+		return nil
+	}
+	tree, err := syntax.Parse(context.Background(), lang, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tree.Close)
+	return tree
+}
+
+// bigGo returns a Go file of about n lines of ordinary functions.
+func bigGo(n int) string {
+	var b strings.Builder
+	b.WriteString("package big\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n")
+	for i := 0; b.Len() < n*30; i++ {
+		fmt.Fprintf(&b, "// F%d joins its arguments.\nfunc F%d(a, b string) string {\n\tif a == \"\" {\n\t\treturn b\n\t}\n\ts := strings.Join([]string{a, b}, \",\")\n\tfmt.Println(s)\n\treturn s\n}\n\n", i, i)
+	}
+	return b.String()
+}
+
+func BenchmarkDecide(b *testing.B) {
+	src := bigGo(5000)
+	cursor := strings.Index(src, "func F800(a, b string) string {") + len("func F800(a, b string) string {")
+	doc := text.New(src)
+	tree := parse(b, "big.go", doc)
+	b.ResetTimer()
+	for b.Loop() {
+		shape.Decide(doc, tree, cursor)
+	}
+}
+
+func BenchmarkFit(b *testing.B) {
+	src := bigGo(5000)
+	cursor := strings.Index(src, "func F800(a, b string) string {") + len("func F800(a, b string) string {")
+	doc := text.New(src)
+	tree := parse(b, "big.go", doc)
+	p := shape.Decide(doc, tree, cursor)
+	reply := "\n    if b == \"\" {\n        return a\n    }\n    return a + b\n}\n\nfunc G() {\n}\n"
+	b.ResetTimer()
+	for b.Loop() {
+		if _, ok := shape.Fit(doc, tree, cursor, p, reply); !ok {
+			b.Fatal("no completion")
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// key is one setting: its dotted name (TOML and initializationOptions),
+// its environment variable, and how to read and write it.
+type key struct {
+	name string
+	env  string
+	get  func(*Config) string
+	set  func(*Config, any) error
+}
+
+// keys is the table of every setting wisp knows. Names and environment
+// variables are part of the contract (DESIGN.md, Configuration).
+var keys = []key{
+	str("model.provider", "WISP_PROVIDER", func(c *Config) *string { return &c.Model.Provider }),
+	str("model.endpoint", "WISP_ENDPOINT", func(c *Config) *string { return &c.Model.Endpoint }),
+	str("model.model", "WISP_MODEL", func(c *Config) *string { return &c.Model.Model }),
+	str("model.apiKeyEnv", "WISP_API_KEY_ENV", func(c *Config) *string { return &c.Model.APIKeyEnv }),
+	str("model.fimTemplate", "WISP_FIM_TEMPLATE", func(c *Config) *string { return &c.Model.FIMTemplate }),
+	boolean("model.allowInsecure", "WISP_ALLOW_INSECURE", func(c *Config) *bool { return &c.Model.AllowInsecure }),
+	integer("model.maxTokens", "WISP_MAX_TOKENS", func(c *Config) *int { return &c.Model.MaxTokens }),
+	str("edit.model.provider", "WISP_EDIT_PROVIDER", func(c *Config) *string { return &c.Edit.Provider }),
+	str("edit.model.endpoint", "WISP_EDIT_ENDPOINT", func(c *Config) *string { return &c.Edit.Endpoint }),
+	str("edit.model.model", "WISP_EDIT_MODEL", func(c *Config) *string { return &c.Edit.Model }),
+	str("edit.model.apiKeyEnv", "WISP_EDIT_API_KEY_ENV", func(c *Config) *string { return &c.Edit.APIKeyEnv }),
+	str("edit.model.fimTemplate", "", func(c *Config) *string { return &c.Edit.FIMTemplate }),
+	boolean("edit.model.allowInsecure", "", func(c *Config) *bool { return &c.Edit.AllowInsecure }),
+	integer("edit.model.maxTokens", "", func(c *Config) *int { return &c.Edit.MaxTokens }),
+	boolean("streaming", "", func(c *Config) *bool { return &c.Streaming }),
+	integer("completion.budget", "WISP_COMPLETION_BUDGET", func(c *Config) *int { return &c.Completion.Budget }),
+	duration("completion.debounce", "WISP_DEBOUNCE", func(c *Config) *time.Duration { return &c.Completion.Debounce }),
+	duration("completion.itemBudget", "WISP_ITEM_BUDGET", func(c *Config) *time.Duration { return &c.Completion.ItemBudget }),
+	duration("completion.grace", "WISP_GRACE", func(c *Config) *time.Duration { return &c.Completion.Grace }),
+}
+
+func keyByName(name string) (key, bool) {
+	for _, k := range keys {
+		if k.name == name {
+			return k, true
+		}
+	}
+	return key{}, false
+}
+
+func envOf(name string) string {
+	k, _ := keyByName(name)
+	return k.env
+}
+
+func str(name, env string, field func(*Config) *string) key {
+	return key{name: name, env: env,
+		get: func(c *Config) string { return *field(c) },
+		set: func(c *Config, v any) error {
+			s, ok := v.(string)
+			if !ok {
+				return fmt.Errorf("want a string, got %T", v)
+			}
+			*field(c) = s
+			return nil
+		}}
+}
+
+func boolean(name, env string, field func(*Config) *bool) key {
+	return key{name: name, env: env,
+		get: func(c *Config) string { return strconv.FormatBool(*field(c)) },
+		set: func(c *Config, v any) error {
+			switch b := v.(type) {
+			case bool:
+				*field(c) = b
+			case string:
+				parsed, err := strconv.ParseBool(b)
+				if err != nil {
+					return fmt.Errorf("want true or false, got %q", b)
+				}
+				*field(c) = parsed
+			default:
+				return fmt.Errorf("want a boolean, got %T", v)
+			}
+			return nil
+		}}
+}
+
+func integer(name, env string, field func(*Config) *int) key {
+	return key{name: name, env: env,
+		get: func(c *Config) string { return strconv.Itoa(*field(c)) },
+		set: func(c *Config, v any) error {
+			n, err := toInt(v)
+			if err != nil {
+				return err
+			}
+			if n < 0 {
+				return fmt.Errorf("must not be negative, got %d", n)
+			}
+			*field(c) = n
+			return nil
+		}}
+}
+
+// duration keys accept Go durations ("150ms") or a number of milliseconds.
+func duration(name, env string, field func(*Config) *time.Duration) key {
+	return key{name: name, env: env,
+		get: func(c *Config) string { return field(c).String() },
+		set: func(c *Config, v any) error {
+			var d time.Duration
+			if s, ok := v.(string); ok {
+				parsed, err := time.ParseDuration(s)
+				if err != nil {
+					ms, err2 := strconv.Atoi(s)
+					if err2 != nil {
+						return fmt.Errorf("want a duration like 150ms, got %q", s)
+					}
+					parsed = time.Duration(ms) * time.Millisecond
+				}
+				d = parsed
+			} else {
+				n, err := toInt(v)
+				if err != nil {
+					return err
+				}
+				d = time.Duration(n) * time.Millisecond
+			}
+			if d < 0 {
+				return fmt.Errorf("must not be negative, got %s", d)
+			}
+			*field(c) = d
+			return nil
+		}}
+}
+
+func toInt(v any) (int, error) {
+	switch n := v.(type) {
+	case int64:
+		return int(n), nil
+	case int:
+		return n, nil
+	case float64:
+		if n != float64(int(n)) {
+			return 0, fmt.Errorf("want a whole number, got %v", n)
+		}
+		return int(n), nil
+	case string:
+		i, err := strconv.Atoi(n)
+		if err != nil {
+			return 0, fmt.Errorf("want a number, got %q", n)
+		}
+		return i, nil
+	}
+	return 0, fmt.Errorf("want a number, got %T", v)
+}

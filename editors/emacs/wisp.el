@@ -1,0 +1,173 @@
+;;; wisp.el --- wisp language server for lsp-mode and eglot -*- lexical-binding: t -*-
+
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "27.1"))
+;; Keywords: languages, tools, convenience
+
+;;; Commentary:
+
+;; wisp is a language server that puts a fast code model in the editor:
+;; ghost-text completions while you type and quick edits of a region.
+;;
+;; lsp-mode (10.0 or newer): wisp runs as an add-on server next to the
+;; language's usual one, and lsp-mode shows its suggestions as ghost text
+;; (`lsp-inline-completion-mode'; C-<return> accepts, C-g dismisses).
+;;
+;;   (require 'wisp)
+;;   (add-hook 'prog-mode-hook #'lsp-deferred)
+;;
+;; eglot (one server per buffer): wisp's suggestion comes through
+;; completion-at-point.  `wisp-eglot-setup' registers wisp for
+;; `wisp-eglot-modes', replacing their usual server in eglot.
+;;
+;;   (require 'wisp)
+;;   (wisp-eglot-setup)
+;;   (add-hook 'python-mode-hook #'eglot-ensure)
+;;
+;; `wisp-quick-edit' rewrites the region (or the code at point) following
+;; an instruction, with either client.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+
+(defgroup wisp nil
+  "The wisp code-model language server."
+  :group 'tools
+  :prefix "wisp-")
+
+(defcustom wisp-program "wisp"
+  "The wisp executable (run `go install ./cmd/wisp' in the wisp repository)."
+  :type 'string)
+
+(defcustom wisp-args '("serve")
+  "Arguments for `wisp-program'."
+  :type '(repeat string))
+
+(defcustom wisp-initialization-options nil
+  "A plist sent as initializationOptions.
+For example (:model (:provider \"openai-ws\" :endpoint \"wss://host/v1/responses\"
+:model \"m\" :apiKeyEnv \"MY_KEY\")).  nil uses wisp's own configuration
+\(config.toml, WISP_* environment)."
+  :type 'sexp)
+
+(defcustom wisp-major-modes '(prog-mode)
+  "Major modes (and modes derived from them) where lsp-mode starts wisp."
+  :type '(repeat symbol))
+
+(defcustom wisp-eglot-modes '(python-mode go-mode rust-mode js-mode typescript-mode c-mode c++-mode)
+  "Major modes for which `wisp-eglot-setup' makes wisp eglot's server."
+  :type '(repeat symbol))
+
+(defcustom wisp-inline-completion-idle-delay 0.2
+  "Seconds of idle time before lsp-mode asks wisp for ghost text."
+  :type 'number)
+
+(defvar wisp-status nil
+  "The state in wisp's last wisp/status notification: idle, generating or error.")
+
+(defun wisp--command ()
+  "The command line that starts wisp."
+  (cons wisp-program wisp-args))
+
+(defun wisp--on-status (_workspace params)
+  "Record a wisp/status notification PARAMS."
+  (let ((state (gethash "state" params))
+        (message (gethash "message" params)))
+    (setq wisp-status state)
+    (when (and (equal state "error") message (not (string-empty-p message)))
+      (message "wisp: %s" message))))
+
+;;;; lsp-mode
+
+(declare-function lsp-register-client "lsp-mode")
+(declare-function make-lsp-client "lsp-mode")
+(declare-function lsp-stdio-connection "lsp-mode")
+(declare-function lsp-send-execute-command "lsp-mode")
+(declare-function lsp--text-document-identifier "lsp-mode")
+(declare-function lsp--cur-position "lsp-mode")
+(declare-function lsp--region-to-range "lsp-mode")
+(declare-function lsp--buffer-content "lsp-mode")
+(defvar lsp-inline-completion-idle-delay)
+(defvar lsp--buffer-workspaces)
+
+(defun wisp--lsp-register ()
+  "Register wisp with lsp-mode as an add-on server."
+  (require 'lsp-inline-completion nil t)
+  (setq lsp-inline-completion-idle-delay wisp-inline-completion-idle-delay)
+  (let ((handlers (make-hash-table :test 'equal)))
+    (puthash "wisp/status" #'wisp--on-status handlers)
+    (puthash "wisp/inlineCompletionPartial" #'ignore handlers)
+    (lsp-register-client
+     (make-lsp-client
+      :new-connection (lsp-stdio-connection #'wisp--command)
+      :activation-fn (lambda (_file mode)
+                       (cl-some (lambda (m) (provided-mode-derived-p mode m)) wisp-major-modes))
+      :server-id 'wisp
+      :add-on? t
+      :priority -2
+      :initialization-options (lambda () wisp-initialization-options)
+      :notification-handlers handlers))))
+
+(with-eval-after-load 'lsp-mode
+  (wisp--lsp-register))
+
+;;;; eglot
+
+(defvar eglot-server-programs)
+(declare-function eglot-current-server "eglot")
+(declare-function eglot-execute-command "eglot")
+(declare-function eglot--TextDocumentIdentifier "eglot")
+(declare-function eglot--pos-to-lsp-position "eglot")
+(defvar eglot--versioned-identifier)
+
+(defun wisp--eglot-contact (_interactive)
+  "Eglot's contact for wisp."
+  (append (wisp--command)
+          (when wisp-initialization-options
+            (list :initializationOptions wisp-initialization-options))))
+
+;;;###autoload
+(defun wisp-eglot-setup ()
+  "Make wisp eglot's server for `wisp-eglot-modes'."
+  (interactive)
+  (require 'eglot)
+  (add-to-list 'eglot-server-programs (cons wisp-eglot-modes #'wisp--eglot-contact)))
+
+;;;; Quick edit
+
+(defun wisp--edit-arguments (instruction beg end version identifier range)
+  "The wisp.quickEdit argument for INSTRUCTION."
+  (ignore beg end)
+  (vector (list :textDocument (append identifier (list :version version))
+                :range range
+                :instruction instruction)))
+
+;;;###autoload
+(defun wisp-quick-edit (instruction)
+  "Rewrite the region, or the code at point, following INSTRUCTION.
+wisp answers with a workspace edit that the client applies."
+  (interactive "sInstruction: ")
+  (let ((beg (if (use-region-p) (region-beginning) (point)))
+        (end (if (use-region-p) (region-end) (point))))
+    (cond
+     ((and (bound-and-true-p lsp-mode) lsp--buffer-workspaces)
+      (lsp-send-execute-command
+       "wisp.quickEdit"
+       (wisp--edit-arguments instruction beg end
+                             (bound-and-true-p lsp--cur-version)
+                             (lsp--text-document-identifier)
+                             (lsp--region-to-range beg end))))
+     ((and (fboundp 'eglot-current-server) (eglot-current-server))
+      (eglot-execute-command
+       (eglot-current-server) "wisp.quickEdit"
+       (wisp--edit-arguments instruction beg end
+                             eglot--versioned-identifier
+                             (eglot--TextDocumentIdentifier)
+                             (list :start (eglot--pos-to-lsp-position beg)
+                                   :end (eglot--pos-to-lsp-position end)))))
+     (t (user-error "wisp is not running in this buffer (start lsp-mode or eglot)")))))
+
+(provide 'wisp)
+;;; wisp.el ends here

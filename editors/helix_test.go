@@ -1,0 +1,162 @@
+package editors
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// completionList is the part of a textDocument/completion result Helix reads.
+type completionList struct {
+	IsIncomplete bool             `json:"isIncomplete"`
+	Items        []completionItem `json:"items"`
+}
+
+type completionItem struct {
+	Label            string `json:"label"`
+	Kind             int    `json:"kind"`
+	FilterText       string `json:"filterText"`
+	InsertTextFormat int    `json:"insertTextFormat"`
+	TextEdit         *struct {
+		NewText string    `json:"newText"`
+		Range   lspRange  `json:"range"`
+		Insert  *lspRange `json:"insert"`
+	} `json:"textEdit"`
+}
+
+type lspRange struct {
+	Start lspPos `json:"start"`
+	End   lspPos `json:"end"`
+}
+
+type lspPos struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// UnmarshalJSON accepts both shapes of the result: a CompletionList or a
+// bare array of items (complete by definition); null is an empty list.
+func (l *completionList) UnmarshalJSON(data []byte) error {
+	if strings.TrimSpace(string(data)) == "null" {
+		*l = completionList{}
+		return nil
+	}
+	if strings.HasPrefix(strings.TrimSpace(string(data)), "[") {
+		l.IsIncomplete = false
+		return json.Unmarshal(data, &l.Items)
+	}
+	type plain completionList
+	return json.Unmarshal(data, (*plain)(l))
+}
+
+// TestHelixCompletionWhileModelIsSlow drives wisp with Helix's own
+// initialize params and completion requests (clients/HELIX.md): Helix has no
+// inline completion, asks every server at once, opens its menu on the first
+// reply with items or marked incomplete, and filters items by the typed word.
+func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
+	ms := startModelServer(t, []reply{completeHello}, pace{rate: 20, ttft: 300 * time.Millisecond})
+	dir := t.TempDir()
+	file := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(file, []byte(goSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	profile, err := os.ReadFile(filepath.Join("testdata", "initialize-helix.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var init struct {
+		Params map[string]any `json:"params"`
+	}
+	if err := json.Unmarshal(profile, &init); err != nil {
+		t.Fatal(err)
+	}
+	p := init.Params
+	p["processId"] = os.Getpid()
+	p["rootPath"] = dir
+	p["rootUri"] = "file://" + dir
+	p["workspaceFolders"] = []any{map[string]any{"name": filepath.Base(dir), "uri": "file://" + dir}}
+	// What languages.toml's `config` table becomes; Helix users get no
+	// streaming notifications.
+	opts := ms.initOptions()
+	delete(opts, "streaming")
+	p["initializationOptions"] = opts
+
+	c := startLSP(t, nil)
+	var initResult struct {
+		Capabilities struct {
+			CompletionProvider *struct {
+				ResolveProvider   bool     `json:"resolveProvider"`
+				TriggerCharacters []string `json:"triggerCharacters"`
+			} `json:"completionProvider"`
+		} `json:"capabilities"`
+	}
+	c.call("initialize", p, &initResult)
+	cp := initResult.Capabilities.CompletionProvider
+	if cp == nil {
+		t.Fatal("wisp offers no completionProvider: Helix users get nothing")
+	}
+	if cp.ResolveProvider {
+		t.Error("resolveProvider is true: accepting an item would block Helix on resolve")
+	}
+	c.notify("initialized", map[string]any{})
+	uri := "file://" + file
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "go", "version": 0, "text": goSource}})
+	// Helix sends incremental changes, one per keystroke.
+	for i, ch := range "hello" {
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": uri, "version": i + 1},
+			"contentChanges": []any{map[string]any{"range": lspRange{lspPos{3, 1 + i}, lspPos{3, 1 + i}}, "text": string(ch)}},
+		})
+	}
+
+	// Helix asks (triggerKind 1 after two word chars) and asks again on a
+	// later keystroke or C-x; it never sends $/cancelRequest.
+	cursor := lspPos{3, 6}
+	var got *completionItem
+	var asked int
+	waitFor(t, 20*time.Second, "a completion item for the typed word", func() (bool, string) {
+		asked++
+		var list completionList
+		c.call("textDocument/completion", map[string]any{
+			"textDocument": map[string]any{"uri": uri},
+			"position":     cursor,
+			"context":      map[string]any{"triggerKind": 1},
+		}, &list)
+		if list.IsIncomplete && len(list.Items) == 0 {
+			t.Fatalf("request %d: an empty isIncomplete list would open Helix's menu empty and drop the other servers' items", asked)
+		}
+		for i := range list.Items {
+			if list.Items[i].TextEdit != nil {
+				got = &list.Items[i]
+				return true, ""
+			}
+		}
+		b, _ := json.Marshal(list)
+		return false, string(b)
+	})
+	t.Logf("items after %d request(s)", asked)
+	filter := got.FilterText
+	if filter == "" {
+		filter = got.Label
+	}
+	if !strings.HasPrefix(filter, "hello") {
+		t.Errorf("filterText/label %q does not start with the typed word %q: Helix filters the item out", filter, "hello")
+	}
+	if got.InsertTextFormat == 2 || got.Kind == 15 {
+		t.Errorf("item is a snippet (insertTextFormat %d, kind %d): Helix would parse $ as snippet syntax", got.InsertTextFormat, got.Kind)
+	}
+	r := got.TextEdit.Range
+	if got.TextEdit.Insert != nil {
+		r = *got.TextEdit.Insert
+	}
+	if want := (lspRange{lspPos{3, 1}, cursor}); r != want {
+		t.Errorf("textEdit range = %+v, want the typed word %+v", r, want)
+	}
+	if want := "hello_world()"; got.TextEdit.NewText != want {
+		t.Errorf("textEdit newText = %q, want %q", got.TextEdit.NewText, want)
+	}
+}

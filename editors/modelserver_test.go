@@ -1,0 +1,95 @@
+package editors
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// reply is one rule of a model-server script (see wisp model-server).
+type reply struct {
+	PrefixEndsWith      string `json:"prefixEndsWith,omitempty"`
+	InstructionContains string `json:"instructionContains,omitempty"`
+	Text                string `json:"text"`
+}
+
+// pace slows the model server down: tokens per second and time to the
+// first token. The zero value is as fast as it goes.
+type pace struct {
+	rate int
+	ttft time.Duration
+}
+
+// modelServer is a running `wisp model-server`.
+type modelServer struct {
+	addr string // 127.0.0.1:PORT
+}
+
+// endpoint is the Responses WebSocket URL wisp is pointed at.
+func (m *modelServer) endpoint() string { return "ws://" + m.addr + "/v1/responses" }
+
+// initOptions is the initializationOptions that point wisp at m.
+func (m *modelServer) initOptions() map[string]any {
+	return map[string]any{
+		"model":     map[string]any{"provider": "openai-ws", "endpoint": m.endpoint(), "model": "test"},
+		"streaming": true,
+	}
+}
+
+// selfCheckEmpty reports whether WISP_EDITORS_SELFCHECK=empty asks every
+// script to reply nothing, which must make every editor test fail.
+func selfCheckEmpty() bool { return os.Getenv("WISP_EDITORS_SELFCHECK") == "empty" }
+
+// startModelServer starts `wisp model-server` with replies on a free
+// loopback port and waits until it answers GET /stats.
+func startModelServer(t *testing.T, replies []reply, p pace) *modelServer {
+	t.Helper()
+	if selfCheckEmpty() {
+		for i := range replies {
+			replies[i].Text = ""
+		}
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "script.json")
+	data, err := json.Marshal(map[string]any{"replies": replies})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	args := []string{"model-server", "--listen", addr, "--script", script}
+	if p.rate > 0 {
+		args = append(args, "--rate", fmt.Sprint(p.rate))
+	}
+	if p.ttft > 0 {
+		args = append(args, "--ttft", p.ttft.String())
+	}
+	startProcess(t, "model-server", dir, nil, wispBinary(t), args...)
+	waitFor(t, 15*time.Second, "the model server answers /stats", func() (bool, string) {
+		resp, err := http.Get("http://" + addr + "/stats")
+		if err != nil {
+			return false, err.Error()
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, resp.Status
+	})
+	return &modelServer{addr: addr}
+}
+
+// freeAddr returns a loopback address with a port nobody listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}

@@ -1,0 +1,333 @@
+-- Ghost text for Neovim 0.7-0.11, drawn from textDocument/inlineCompletion
+-- replies and the streamed wisp/inlineCompletionPartial notifications.
+--
+-- One ghost per buffer, anchored at the cursor (row, byte col). Typing what
+-- the ghost shows keeps it (trimmed); any other change or cursor move clears
+-- it and, after a short debounce, asks wisp again.
+local lsp = require("wisp.lsp")
+
+local M = {}
+
+local ns = vim.api.nvim_create_namespace("wisp_ghost")
+M.namespace = ns
+
+-- state[bufnr] = {
+--   client_id,          -- the wisp client attached to bufnr
+--   timer,              -- debounce timer (a uv timer), never nil after attach
+--   request_id,         -- in-flight inlineCompletion request, or nil
+--   ghost,              -- { row, col, text } drawn now, or nil
+--   dismissed_tick,     -- changedtick at which the user dismissed, or nil
+-- }
+local state = {}
+
+local function config()
+  return require("wisp").config
+end
+
+local function cursor()
+  local pos = vim.api.nvim_win_get_cursor(0)
+  return pos[1] - 1, pos[2]
+end
+
+local function in_insert()
+  local mode = vim.api.nvim_get_mode().mode
+  return mode:sub(1, 1) == "i"
+end
+
+-- clear removes the ghost of bufnr and cancels its request.
+function M.clear(bufnr)
+  local st = state[bufnr]
+  if st == nil then
+    return
+  end
+  st.timer:stop()
+  if st.request_id ~= nil then
+    local client = vim.lsp.get_client_by_id(st.client_id)
+    if client ~= nil then
+      lsp.cancel(client, st.request_id)
+    end
+    st.request_id = nil
+  end
+  st.ghost = nil
+  if vim.api.nvim_buf_is_valid(bufnr) then
+    vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+  end
+end
+
+-- draw shows text as ghost text at (row, col) of bufnr.
+local function draw(bufnr, row, col, text)
+  local st = state[bufnr]
+  vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+  st.ghost = nil
+  if text == nil or text == "" then
+    return
+  end
+  local hl = config().hl_group
+  local lines = vim.split(text, "\n", { plain = true })
+  local opts = { virt_text = { { lines[1], hl } }, hl_mode = "combine", priority = 200 }
+  if vim.fn.has("nvim-0.10") == 1 then
+    opts.virt_text_pos = "inline"
+  else
+    local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+    if col >= #line then
+      -- At the end of the line: start exactly at the cursor's screen column.
+      opts.virt_text_win_col = vim.fn.strdisplaywidth(line) - vim.fn.winsaveview().leftcol
+    else
+      opts.virt_text_pos = "eol"
+    end
+  end
+  if #lines > 1 then
+    local virt_lines = {}
+    for i = 2, #lines do
+      virt_lines[#virt_lines + 1] = { { lines[i], hl } }
+    end
+    opts.virt_lines = virt_lines
+  end
+  vim.api.nvim_buf_set_extmark(bufnr, ns, row, col, opts)
+  st.ghost = { row = row, col = col, text = text }
+end
+
+-- visible reports whether bufnr shows ghost text.
+function M.visible(bufnr)
+  local st = state[bufnr]
+  return st ~= nil and st.ghost ~= nil
+end
+
+-- rendered returns the ghost text as drawn in bufnr's extmarks ("" if none).
+function M.rendered(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local out = {}
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(bufnr, ns, 0, -1, { details = true })) do
+    local details = mark[4] or {}
+    local first = {}
+    for _, chunk in ipairs(details.virt_text or {}) do
+      first[#first + 1] = chunk[1]
+    end
+    out[#out + 1] = table.concat(first)
+    for _, vline in ipairs(details.virt_lines or {}) do
+      local parts = {}
+      for _, chunk in ipairs(vline) do
+        parts[#parts + 1] = chunk[1]
+      end
+      out[#out + 1] = table.concat(parts)
+    end
+  end
+  return table.concat(out, "\n")
+end
+
+-- suggestion turns an inline completion item into the text to show after
+-- the cursor, or nil when the item does not fit the text before it.
+local function suggestion(bufnr, client, item, row, col)
+  local text = item.insertText
+  if type(text) == "table" then
+    text = text.value
+  end
+  if type(text) ~= "string" then
+    return nil
+  end
+  if item.range == nil then
+    return text
+  end
+  local start = item.range.start
+  if start.line ~= row then
+    return nil
+  end
+  local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  local start_col = lsp.byte_col(line, start.character, client.offset_encoding)
+  if start_col > col then
+    return nil
+  end
+  local typed = line:sub(start_col + 1, col)
+  if text:sub(1, #typed) ~= typed then
+    return nil
+  end
+  return text:sub(#typed + 1)
+end
+
+local function request(bufnr)
+  local st = state[bufnr]
+  if st == nil or not in_insert() or vim.api.nvim_get_current_buf() ~= bufnr then
+    return
+  end
+  local client = vim.lsp.get_client_by_id(st.client_id)
+  if client == nil then
+    return
+  end
+  if st.request_id ~= nil then
+    lsp.cancel(client, st.request_id)
+    st.request_id = nil
+  end
+  local row, col = cursor()
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  params.context = { triggerKind = 2 }
+  local id
+  id = lsp.request(client, "textDocument/inlineCompletion", params, function(err, result)
+    if st.request_id == id then
+      st.request_id = nil
+    end
+    if err ~= nil or vim.api.nvim_buf_get_changedtick(bufnr) ~= tick then
+      return
+    end
+    local r, c = cursor()
+    if r ~= row or c ~= col or not in_insert() then
+      return
+    end
+    local items = result and (result.items or result) or {}
+    local text = items[1] and suggestion(bufnr, client, items[1], row, col) or nil
+    if text ~= nil and text ~= "" then
+      draw(bufnr, row, col, text)
+    elseif st.ghost == nil or st.ghost.row ~= row or st.ghost.col ~= col then
+      draw(bufnr, row, col, nil)
+    end
+  end, bufnr)
+  st.request_id = id
+end
+
+-- on_partial draws a wisp/inlineCompletionPartial notification when it is
+-- for the buffer's current version and the cursor is still where it was.
+function M.on_partial(_, params)
+  if type(params) ~= "table" or params.textDocument == nil or params.position == nil then
+    return
+  end
+  local bufnr = vim.uri_to_bufnr(params.textDocument.uri)
+  local st = state[bufnr]
+  if st == nil or bufnr ~= vim.api.nvim_get_current_buf() or not in_insert() then
+    return
+  end
+  if params.version ~= nil and params.version ~= lsp.version(bufnr) then
+    return
+  end
+  local client = vim.lsp.get_client_by_id(st.client_id)
+  if client == nil then
+    return
+  end
+  local row, col = cursor()
+  local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  if params.position.line ~= row or lsp.byte_col(line, params.position.character, client.offset_encoding) ~= col then
+    return
+  end
+  if type(params.text) == "string" and params.text ~= "" then
+    draw(bufnr, row, col, params.text)
+  end
+end
+
+-- on_change keeps a ghost the user is typing into, clears any other, and
+-- schedules a new request when the text changed.
+local function on_change(bufnr, text_changed)
+  local st = state[bufnr]
+  if st == nil then
+    return
+  end
+  local row, col = cursor()
+  local g = st.ghost
+  if g ~= nil and not (g.row == row and g.col == col) then
+    local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+    local typed = (g.row == row and col > g.col) and line:sub(g.col + 1, col) or nil
+    if typed ~= nil and #typed < #g.text and g.text:sub(1, #typed) == typed then
+      draw(bufnr, row, col, g.text:sub(#typed + 1))
+    else
+      M.clear(bufnr)
+    end
+  end
+  if text_changed then
+    st.dismissed_tick = nil
+    st.timer:stop()
+    st.timer:start(config().debounce, 0, vim.schedule_wrap(function()
+      request(bufnr)
+    end))
+  end
+end
+
+-- trigger asks for a completion at the cursor now.
+function M.trigger(bufnr)
+  request((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
+end
+
+-- accept inserts the ghost text: "all", the next "word", or the next "line".
+-- It returns false when there was no ghost text.
+function M.accept(kind)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local st = state[bufnr]
+  if st == nil or st.ghost == nil then
+    return false
+  end
+  local g = st.ghost
+  local part = g.text
+  if kind == "word" then
+    part = g.text:match("^%s*[%w_]+") or g.text:match("^%s*[^%w_%s]+") or g.text:match("^%s+") or g.text
+  elseif kind == "line" then
+    part = g.text:match("^\n[^\n]*") or g.text:match("^[^\n]+") or g.text
+  end
+  local rest = g.text:sub(#part + 1)
+  local lines = vim.split(part, "\n", { plain = true })
+  M.clear(bufnr)
+  vim.api.nvim_buf_set_text(bufnr, g.row, g.col, g.row, g.col, lines)
+  local row = g.row + #lines - 1
+  local col = #lines == 1 and g.col + #part or #lines[#lines]
+  vim.api.nvim_win_set_cursor(0, { row + 1, col })
+  if rest ~= "" then
+    draw(bufnr, row, col, rest)
+  end
+  return true
+end
+
+-- dismiss hides the ghost text until the next change.
+function M.dismiss()
+  local bufnr = vim.api.nvim_get_current_buf()
+  M.clear(bufnr)
+  if state[bufnr] ~= nil then
+    state[bufnr].dismissed_tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  end
+end
+
+-- attach starts drawing ghost text in bufnr from the wisp client client_id.
+function M.attach(bufnr, client_id)
+  if state[bufnr] ~= nil then
+    state[bufnr].client_id = client_id
+    return
+  end
+  state[bufnr] = { client_id = client_id, timer = vim.loop.new_timer() }
+  local group = vim.api.nvim_create_augroup("wisp_ghost_" .. bufnr, { clear = true })
+  local last_tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local function changed()
+    local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+    local text_changed = tick ~= last_tick
+    last_tick = tick
+    on_change(bufnr, text_changed)
+  end
+  vim.api.nvim_create_autocmd({ "TextChangedI", "TextChangedP", "CursorMovedI" }, {
+    group = group,
+    buffer = bufnr,
+    callback = changed,
+  })
+  vim.api.nvim_create_autocmd("InsertEnter", {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      last_tick = vim.api.nvim_buf_get_changedtick(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd({ "InsertLeave", "BufLeave" }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      M.clear(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd({ "BufWipeout", "BufUnload" }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      M.clear(bufnr)
+      local st = state[bufnr]
+      state[bufnr] = nil
+      if st ~= nil then
+        st.timer:close()
+      end
+      pcall(vim.api.nvim_del_augroup_by_id, group)
+    end,
+  })
+end
+
+return M

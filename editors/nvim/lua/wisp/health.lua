@@ -1,0 +1,47 @@
+-- :checkhealth wisp
+local M = {}
+
+local health = vim.health or require("health")
+local ok = health.ok or health.report_ok
+local warn = health.warn or health.report_warn
+local err = health.error or health.report_error
+local info = health.info or health.report_info
+local start = health.start or health.report_start
+
+function M.check()
+  start("wisp")
+  if vim.fn.has("nvim-0.7") ~= 1 then
+    err("Neovim 0.7 or newer is needed")
+    return
+  end
+  local wisp = require("wisp")
+  if wisp.builtin() then
+    ok("Neovim " .. tostring(vim.version()) .. ": ghost text through vim.lsp.inline_completion")
+  else
+    ok("Neovim: ghost text drawn by this plugin (streamed)")
+  end
+  local cmd = wisp.config.cmd or {}
+  if cmd[1] == nil or vim.fn.executable(cmd[1]) ~= 1 then
+    err(("server command %q is not executable"):format(tostring(cmd[1])), {
+      "run `go install ./cmd/wisp` in the wisp repository and put $(go env GOPATH)/bin on PATH",
+      "or pass setup{ cmd = { '/path/to/wisp', 'serve' } }",
+    })
+  else
+    ok("server: " .. vim.fn.exepath(cmd[1]))
+  end
+  local client = wisp.client()
+  if client == nil then
+    warn("wisp is not running; open a file of a configured filetype (" .. table.concat(wisp.config.filetypes, ", ") .. ")")
+  else
+    ok(("running (client id %d, position encoding %s)"):format(client.id, tostring(client.offset_encoding)))
+    local caps = client.server_capabilities or {}
+    if caps.inlineCompletionProvider then
+      ok("server offers inline completion")
+    else
+      err("server does not offer inline completion")
+    end
+    info("status: " .. wisp.status.state .. (wisp.status.message ~= "" and (" — " .. wisp.status.message) or ""))
+  end
+end
+
+return M

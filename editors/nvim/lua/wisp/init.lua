@@ -1,0 +1,226 @@
+-- wisp for Neovim: starts the wisp language server for the configured
+-- filetypes and shows its inline completions as ghost text.
+--
+-- Neovim 0.12+ uses the built-in vim.lsp.inline_completion; Neovim 0.7-0.11
+-- draws ghost text itself (lua/wisp/ghost.lua) from textDocument/inlineCompletion
+-- and the streamed wisp/inlineCompletionPartial notifications.
+local M = {}
+
+local defaults = {
+  -- The server command; "wisp" must be on PATH (go install ./cmd/wisp).
+  cmd = { "wisp", "serve" },
+  -- Filetypes to attach to; "*" (the default) means every file buffer.
+  filetypes = { "*" },
+  -- Sent as initializationOptions, e.g. { model = { provider = "openai-ws",
+  -- endpoint = "wss://...", model = "...", apiKeyEnv = "MY_KEY" } }.
+  init_options = {},
+  -- Extra environment for the server process (WISP_* variables).
+  cmd_env = nil,
+  -- Insert-mode keys; set one to false to leave that key alone.
+  keymaps = {
+    accept = "<Tab>",
+    accept_word = "<M-Right>",
+    accept_line = "<M-C-Right>",
+    dismiss = "<C-]>",
+  },
+  -- Ghost text highlight group.
+  hl_group = "Comment",
+  -- Milliseconds of quiet typing before a request (0.7-0.11 only; 0.12
+  -- paces requests itself).
+  debounce = 30,
+  -- Force the plugin's own ghost text even on 0.12+ (for testing).
+  own_ghost = false,
+}
+
+M.config = vim.deepcopy(defaults)
+
+-- status is the last wisp/status notification: { state = ..., message = ... }.
+M.status = { state = "idle", message = "" }
+
+local function has(v)
+  return vim.fn.has("nvim-" .. v) == 1
+end
+
+-- builtin reports whether Neovim's own inline completion is used.
+function M.builtin()
+  return has("0.12") and vim.lsp.inline_completion ~= nil and not M.config.own_ghost
+end
+
+local client_id = nil
+
+-- client returns the running wisp client, or nil.
+function M.client()
+  if client_id == nil then
+    return nil
+  end
+  local c = vim.lsp.get_client_by_id(client_id)
+  if c == nil or (c.is_stopped and c.is_stopped()) then
+    return nil
+  end
+  return c
+end
+
+local function on_status(_, result)
+  if type(result) == "table" then
+    M.status = { state = result.state or "idle", message = result.message or "" }
+    vim.g.wisp_status = M.status.state
+    if result.state == "error" and result.message and result.message ~= "" then
+      vim.schedule(function()
+        vim.notify("wisp: " .. result.message, vim.log.levels.WARN)
+      end)
+    end
+  end
+end
+
+local function client_config()
+  local init_options = vim.deepcopy(M.config.init_options or {})
+  if init_options.streaming == nil then
+    -- Partial ghost text matters only where this plugin draws it.
+    init_options.streaming = not M.builtin()
+  end
+  local handlers = {
+    ["wisp/status"] = on_status,
+    ["wisp/inlineCompletionPartial"] = function(err, result, ctx)
+      if not M.builtin() then
+        require("wisp.ghost").on_partial(err, result, ctx)
+      end
+    end,
+  }
+  return {
+    name = "wisp",
+    cmd = M.config.cmd,
+    cmd_env = M.config.cmd_env,
+    root_dir = vim.fn.getcwd(),
+    init_options = init_options,
+    handlers = handlers,
+    on_exit = function()
+      client_id = nil
+    end,
+  }
+end
+
+local function filetype_matches(ft)
+  for _, want in ipairs(M.config.filetypes) do
+    if want == "*" or want == ft then
+      return true
+    end
+  end
+  return false
+end
+
+-- attach starts wisp if needed and attaches it to bufnr.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if vim.bo[bufnr].buftype ~= "" or vim.api.nvim_buf_get_name(bufnr) == "" then
+    return
+  end
+  if not filetype_matches(vim.bo[bufnr].filetype) then
+    return
+  end
+  if vim.lsp.start ~= nil then
+    -- 0.8+: one client, reused for every buffer.
+    client_id = vim.lsp.start(client_config(), {
+      bufnr = bufnr,
+      reuse_client = function(c, conf)
+        return c.name == conf.name
+      end,
+    })
+  else
+    if M.client() == nil then
+      client_id = vim.lsp.start_client(client_config())
+    end
+    if client_id ~= nil then
+      vim.lsp.buf_attach_client(bufnr, client_id)
+    end
+  end
+  if client_id == nil then
+    vim.notify("wisp: cannot start " .. table.concat(M.config.cmd, " "), vim.log.levels.ERROR)
+    return
+  end
+  if M.builtin() then
+    vim.lsp.inline_completion.enable(true, { bufnr = bufnr })
+  else
+    require("wisp.ghost").attach(bufnr, client_id)
+  end
+  M.set_keymaps(bufnr)
+end
+
+-- accept takes the whole ghost text; it returns false when there was none.
+function M.accept()
+  if M.builtin() then
+    return vim.lsp.inline_completion.get() and true or false
+  end
+  return require("wisp.ghost").accept("all")
+end
+
+local function map(bufnr, lhs, fn, desc)
+  if not lhs then
+    return
+  end
+  vim.keymap.set("i", lhs, fn, { buffer = bufnr, expr = true, silent = true, desc = desc })
+end
+
+-- set_keymaps installs the insert-mode keys for bufnr. Each key falls back
+-- to its usual meaning when there is no ghost text.
+function M.set_keymaps(bufnr)
+  local keys = M.config.keymaps or {}
+  local function fallback(lhs)
+    return vim.api.nvim_replace_termcodes(lhs, true, false, true)
+  end
+  if M.builtin() then
+    map(bufnr, keys.accept, function()
+      if not vim.lsp.inline_completion.get() then
+        return fallback(keys.accept)
+      end
+      return ""
+    end, "wisp: accept the ghost text")
+    return
+  end
+  local ghost = require("wisp.ghost")
+  local function via(kind, lhs)
+    return function()
+      if not ghost.visible(vim.api.nvim_get_current_buf()) then
+        return fallback(lhs)
+      end
+      return "<Cmd>lua require('wisp.ghost').accept('" .. kind .. "')<CR>"
+    end
+  end
+  map(bufnr, keys.accept, via("all", keys.accept), "wisp: accept the ghost text")
+  map(bufnr, keys.accept_word, via("word", keys.accept_word), "wisp: accept a word of the ghost text")
+  map(bufnr, keys.accept_line, via("line", keys.accept_line), "wisp: accept a line of the ghost text")
+  map(bufnr, keys.dismiss, function()
+    if not ghost.visible(vim.api.nvim_get_current_buf()) then
+      return fallback(keys.dismiss)
+    end
+    return "<Cmd>lua require('wisp.ghost').dismiss()<CR>"
+  end, "wisp: dismiss the ghost text")
+end
+
+-- setup configures wisp and attaches it to matching buffers from now on.
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
+  if type(M.config.cmd) == "string" then
+    M.config.cmd = { M.config.cmd }
+  end
+  local group = vim.api.nvim_create_augroup("wisp", { clear = true })
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = "*",
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].filetype ~= "" then
+      M.attach(bufnr)
+    end
+  end
+end
+
+-- edit runs a quick edit: line1..line2 (1-based, inclusive) when range is
+-- true, otherwise the syntax node under the cursor.
+function M.edit(instruction, range, line1, line2)
+  require("wisp.edit").run(instruction, range, line1, line2)
+end
+
+return M

@@ -1,0 +1,85 @@
+// The wisp extension: starts the wisp language server, which shows ghost text
+// through LSP inline completion and answers Quick Edit with text edits.
+import * as vscode from "vscode";
+import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import { affectsServer, initOptions, serverPath } from "./config";
+import { quickEdit } from "./quickEdit";
+import { Status, StatusParams } from "./status";
+
+let client: LanguageClient | undefined;
+
+function newClient(output: vscode.LogOutputChannel, status: Status): LanguageClient {
+  const command = serverPath();
+  const serverOptions: ServerOptions = {
+    run: { command, args: ["serve"], transport: TransportKind.stdio },
+    debug: { command, args: ["serve", "--log-level", "debug"], transport: TransportKind.stdio },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
+    initializationOptions: initOptions(),
+    outputChannel: output,
+  };
+  const c = new LanguageClient("wisp", "wisp", serverOptions, clientOptions);
+  c.onNotification("wisp/status", (params: StatusParams) => status.set(params));
+  // Ghost text comes through textDocument/inlineCompletion; the streamed
+  // partials are for editors that draw ghost text themselves.
+  c.onNotification("wisp/inlineCompletionPartial", () => undefined);
+  return c;
+}
+
+/** activate starts wisp and registers the extension's commands. */
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel("wisp", { log: true });
+  const status = new Status("wisp.showLog");
+  context.subscriptions.push(output, status);
+
+  const start = async (): Promise<void> => {
+    client = newClient(output, status);
+    try {
+      await client.start();
+      status.set({ state: "idle" });
+    } catch (err) {
+      status.set({ state: "error", message: `cannot start ${serverPath()}: ${String(err)}` });
+      throw err;
+    }
+  };
+  const stop = async (): Promise<void> => {
+    const c = client;
+    client = undefined;
+    if (c !== undefined) {
+      await c.stop();
+    }
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand("wisp.showLog", () => output.show(true)),
+    vscode.commands.registerCommand("wisp.restart", async () => {
+      await stop();
+      await start();
+    }),
+    // wisp.quickEdit itself is the server's command (the language client
+    // registers it); this one gathers its arguments from the editor.
+    vscode.commands.registerCommand("wisp.editSelection", async (instruction?: unknown) => {
+      if (client === undefined) {
+        vscode.window.showWarningMessage("wisp: the server is not running.");
+        return false;
+      }
+      return quickEdit(client, instruction);
+    }),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (affectsServer(e)) {
+        await stop();
+        await start();
+      }
+    }),
+  );
+  await start();
+}
+
+/** deactivate stops the server. */
+export async function deactivate(): Promise<void> {
+  if (client !== undefined) {
+    await client.stop();
+    client = undefined;
+  }
+}

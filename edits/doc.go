@@ -1,0 +1,15 @@
+// Package edits turns a quick-edit instruction into the smallest text edits
+// that carry it out.
+//
+// A quick edit runs in five steps, each its own function so the LSP server
+// and the command line can share them: Scope picks the region to rewrite
+// (the selection, or the function under the cursor), BuildRequest asks the
+// model to rewrite it, ExtractCode pulls the code out of the model's reply,
+// Diff reduces the rewrite to minimal edits, and Rebase moves those edits
+// over changes the user made while the model was working. Run strings the
+// steps together for the headless "wisp edit" command, and WriteAtomic
+// writes its results to disk.
+//
+// Everything here works in byte offsets into a *text.Text; the LSP server
+// converts to and from protocol positions at its boundary.
+package edits

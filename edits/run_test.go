@@ -1,0 +1,174 @@
+package edits
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFiles creates files in a new temporary directory and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestRunSeveralFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a.go":    "package a\n\nfunc one() int {\n\treturn 1\n}\n",
+		"b.py":    "def two():\n    return 2\n",
+		"same.go": "package same\n",
+		"bin.dat": "MZ\x00\x01\x02",
+		"bad.txt": "caf\xe9\n",
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	model := &fakeModel{replies: map[string]string{
+		p("a.go"):    "```go\nfunc one() int {\n\treturn 100\n}\n```",
+		p("b.py"):    "def two():\n    return 200\n",
+		p("same.go"): "package same\n",
+	}}
+	targets := []Target{
+		{Path: p("a.go"), Line: 4, Col: 2},
+		{Path: p("b.py")},
+		{Path: p("same.go")},
+		{Path: p("bin.dat")},
+		{Path: p("bad.txt")},
+		{Path: p("missing.go")},
+		{Path: p("a.go"), Line: 40},
+		{Path: p("b.py"), Line: 1, Col: 1, EndLine: 9, EndCol: 1},
+	}
+	var calls []int
+	results, err := Run(context.Background(), model, targets, "make the numbers bigger", RunOptions{
+		Concurrency: 2,
+		Progress: func(done, total int, path string) {
+			if total != len(targets) || path == "" {
+				t.Errorf("Progress(%d, %d, %q)", done, total, path)
+			}
+			calls = append(calls, done)
+		},
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	want := []struct {
+		status Status
+		err    string
+	}{
+		{Changed, ""},
+		{Changed, ""},
+		{NoChange, ""},
+		{Failed, "not a text file: NUL byte"},
+		{Failed, "not a text file: invalid UTF-8"},
+		{Failed, "no such file"},
+		{Failed, "named more than once"},
+		{Failed, "named more than once"},
+	}
+	for i, r := range results {
+		if r.Status != want[i].status || (want[i].err == "") != (r.Err == nil) ||
+			r.Err != nil && !strings.Contains(r.Err.Error(), want[i].err) {
+			t.Errorf("target %d (%s): status %v, err %v; want %v, %q", i, targets[i], r.Status, r.Err, want[i].status, want[i].err)
+		}
+	}
+	if got := results[0].Edits; len(got) != 1 || got[0].Text != "100" {
+		t.Errorf("a.go edits = %v, want one edit to \"100\"", got)
+	}
+	if !strings.Contains(results[0].Diff, "-\treturn 1\n+\treturn 100\n") {
+		t.Errorf("a.go diff:\n%s", results[0].Diff)
+	}
+	if results[1].After != "def two():\n    return 200\n" {
+		t.Errorf("b.py after = %q", results[1].After)
+	}
+	// Run never writes without Write.
+	if data, _ := os.ReadFile(p("a.go")); !strings.Contains(string(data), "return 1\n") {
+		t.Errorf("a.go was written: %q", data)
+	}
+	// Duplicates fail without a model call, so only the others report.
+	if len(calls) != 6 || calls[len(calls)-1] != 6 {
+		t.Errorf("progress calls = %v, want 1..6", calls)
+	}
+}
+
+func TestRunRangeOutsideFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.go": "package a\n"})
+	results, err := Run(context.Background(), &fakeModel{reply: "x"}, []Target{{Path: filepath.Join(dir, "a.go"), Line: 9}}, "x", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := results[0]; r.Status != Failed || !errors.Is(r.Err, ErrBadTarget) {
+		t.Errorf("result = %v, %v; want Failed with ErrBadTarget", r.Status, r.Err)
+	}
+}
+
+func TestRunWrites(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.go": "package a\n\nvar x = 1\n", "b.go": "package b\n"})
+	a := filepath.Join(dir, "a.go")
+	model := &fakeModel{replies: map[string]string{
+		a:                          "var x = 2\n",
+		filepath.Join(dir, "b.go"): "Sorry, I can't do that.",
+	}}
+	results, err := Run(context.Background(), model, []Target{{Path: a, Line: 3}, {Path: filepath.Join(dir, "b.go")}}, "bump", RunOptions{Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if results[0].Status != Changed {
+		t.Fatalf("a.go: %v %v", results[0].Status, results[0].Err)
+	}
+	if data, _ := os.ReadFile(a); string(data) != "package a\n\nvar x = 2\n" {
+		t.Errorf("a.go holds %q", data)
+	}
+	if r := results[1]; r.Status != Failed || !errors.Is(r.Err, ErrNotCode) {
+		t.Errorf("b.go: %v %v; want Failed with ErrNotCode", r.Status, r.Err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "b.go")); string(data) != "package b\n" {
+		t.Errorf("b.go was changed to %q", data)
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.go": "package a\n"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	results, err := Run(ctx, &fakeModel{reply: "package b\n"}, []Target{{Path: filepath.Join(dir, "a.go")}}, "x", RunOptions{})
+	if !errors.Is(err, context.Canceled) || results[0].Status != Failed {
+		t.Errorf("Run = %v, %v; want a cancelled run", results[0].Status, err)
+	}
+}
+
+func TestFileResultJSON(t *testing.T) {
+	before := "package a\n\nvar héllo = 1\n"
+	r := FileResult{
+		Target: Target{Path: "a.go"}, Status: Changed, Before: before,
+		Edits: []Edit{{Start: strings.Index(before, "1"), End: strings.Index(before, "1") + 1, Text: "2"}},
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"file":"a.go","status":"changed","edits":[{"start":{"line":3,"col":14},"end":{"line":3,"col":15},"newText":"2"}]}`
+	if string(data) != want {
+		t.Errorf("JSON = %s\nwant   %s", data, want)
+	}
+	data, _ = json.Marshal(FileResult{Target: Target{Path: "b.go"}, Status: Failed, Err: errors.New("boom")})
+	if want := `{"file":"b.go","status":"failed","edits":[],"error":"boom"}`; string(data) != want {
+		t.Errorf("JSON = %s\nwant   %s", data, want)
+	}
+}
+
+func TestCheckTextAllowsCharacterCutAt8K(t *testing.T) {
+	data := []byte(strings.Repeat("a", sniffLen-1) + "é")
+	if err := checkText(data); err != nil {
+		t.Errorf("checkText: %v", err)
+	}
+	if err := checkText([]byte(strings.Repeat("a", 100) + "\xff")); !errors.Is(err, ErrBinary) {
+		t.Errorf("checkText of invalid UTF-8 = %v, want ErrBinary", err)
+	}
+}

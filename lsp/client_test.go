@@ -1,0 +1,187 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/lsp"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+// fakeEditor is the client side of a real wisp server over a pipe: it
+// speaks LSP framing as an editor does, records what the server sends, and
+// answers the server's requests.
+type fakeEditor struct {
+	t    *testing.T
+	conn jsonrpc2.Conn
+	raw  net.Conn // the client end, for writing malformed bytes
+	done chan int // the server's exit code
+
+	mu            sync.Mutex
+	notifications []notice
+	applied       []json.RawMessage // workspace/applyEdit params received
+	applyResult   map[string]any    // what to answer applyEdit with
+	changed       chan struct{}     // closed and replaced on every notification
+}
+
+type notice struct {
+	method string
+	params json.RawMessage
+}
+
+// startServer runs a real lsp.Server on one end of a pipe and returns an
+// editor on the other. model is used for every provider.
+func startServer(t *testing.T, model transport.Model, cfg config.Config) *fakeEditor {
+	t.Helper()
+	serverEnd, clientEnd := net.Pipe()
+	srv := lsp.New(lsp.Options{
+		Log:    zap.NewNop(),
+		Config: cfg,
+		OpenModel: func(context.Context, config.Model) (transport.Model, error) {
+			return nopCloser{model}, nil
+		},
+	})
+	e := &fakeEditor{t: t, raw: clientEnd, done: make(chan int, 1), changed: make(chan struct{}),
+		applyResult: map[string]any{"applied": true}}
+	go func() { e.done <- srv.Serve(context.Background(), serverEnd) }()
+	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(clientEnd))
+	e.conn.Go(context.Background(), e.handle)
+	t.Cleanup(func() {
+		e.conn.Close()
+		clientEnd.Close()
+		select {
+		case <-e.done:
+		case <-time.After(10 * time.Second):
+			t.Error("server did not stop after the connection closed")
+		}
+	})
+	return e
+}
+
+// nopCloser keeps the server from closing a model the test owns.
+type nopCloser struct{ transport.Model }
+
+func (nopCloser) Close() error { return nil }
+
+func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	method := req.Method()
+	params := append(json.RawMessage(nil), req.Params()...)
+	if !req.IsCall() {
+		e.mu.Lock()
+		e.notifications = append(e.notifications, notice{method, params})
+		close(e.changed)
+		e.changed = make(chan struct{})
+		e.mu.Unlock()
+		return nil, nil
+	}
+	switch method {
+	case "workspace/applyEdit":
+		e.mu.Lock()
+		e.applied = append(e.applied, params)
+		res := e.applyResult
+		close(e.changed)
+		e.changed = make(chan struct{})
+		e.mu.Unlock()
+		return res, nil
+	case "window/workDoneProgress/create":
+		return nil, nil
+	}
+	return nil, jsonrpc2.ErrMethodNotFound
+}
+
+// call sends a request and decodes its result into result (may be nil).
+func (e *fakeEditor) call(method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var raw json.RawMessage
+	if _, err := e.conn.Call(ctx, method, params, &raw); err != nil {
+		return err
+	}
+	if result != nil {
+		return json.Unmarshal(raw, result)
+	}
+	return nil
+}
+
+func (e *fakeEditor) mustCall(method string, params, result any) {
+	e.t.Helper()
+	if err := e.call(method, params, result); err != nil {
+		e.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (e *fakeEditor) notify(method string, params any) {
+	e.t.Helper()
+	if err := e.conn.Notify(context.Background(), method, params); err != nil {
+		e.t.Fatalf("notify %s: %v", method, err)
+	}
+}
+
+// initialize sends the initialize params a real client sent, from
+// testdata/clients, with initializationOptions replaced if opts is set.
+func (e *fakeEditor) initialize(profile string, opts any) map[string]any {
+	e.t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "clients", profile))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var params map[string]any
+	if err := json.Unmarshal(data, &params); err != nil {
+		e.t.Fatal(err)
+	}
+	if opts != nil {
+		params["initializationOptions"] = opts
+	}
+	var result map[string]any
+	e.mustCall("initialize", params, &result)
+	e.notify("initialized", map[string]any{})
+	return result
+}
+
+func (e *fakeEditor) open(uri, languageID, content string) {
+	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": languageID, "version": 1, "text": content}})
+}
+
+// change sends one incremental change replacing the range with s.
+func (e *fakeEditor) change(uri string, version int, sl, sc, el, ec int, s string) {
+	e.notify("textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": uri, "version": version},
+		"contentChanges": []any{map[string]any{
+			"range": map[string]any{"start": map[string]any{"line": sl, "character": sc}, "end": map[string]any{"line": el, "character": ec}},
+			"text":  s,
+		}},
+	})
+}
+
+// waitFor waits until a notification with method satisfies ok.
+func (e *fakeEditor) waitFor(method string, ok func(json.RawMessage) bool) json.RawMessage {
+	e.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		e.mu.Lock()
+		for _, n := range e.notifications {
+			if n.method == method && ok(n.params) {
+				e.mu.Unlock()
+				return n.params
+			}
+		}
+		ch := e.changed
+		e.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline:
+			e.t.Fatalf("no %s notification arrived", method)
+		}
+	}
+}

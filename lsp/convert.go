@@ -1,0 +1,35 @@
+package lsp
+
+import (
+	"go.lsp.dev/protocol"
+
+	"github.com/wisp-lsp/wisp/text"
+)
+
+// The LSP boundary: protocol positions and ranges become text positions
+// here, and only here; the text package turns them into byte offsets.
+
+func fromPosition(p protocol.Position) text.Position {
+	return text.Position{Line: int(p.Line), Character: int(p.Character)}
+}
+
+func fromRange(r protocol.Range) text.Range {
+	return text.Range{Start: fromPosition(r.Start), End: fromPosition(r.End)}
+}
+
+func toPosition(p text.Position) protocol.Position {
+	return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+}
+
+func toRange(r text.Range) protocol.Range {
+	return protocol.Range{Start: toPosition(r.Start), End: toPosition(r.End)}
+}
+
+// rangeOf converts byte offsets in t to a protocol range in enc.
+func rangeOf(t *text.Text, start, end int, enc text.Encoding) (protocol.Range, error) {
+	r, err := t.RangeOf(start, end, enc)
+	if err != nil {
+		return protocol.Range{}, err
+	}
+	return toRange(r), nil
+}

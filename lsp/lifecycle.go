@@ -1,0 +1,206 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+// Version is reported in serverInfo; cmd/wisp sets it at link time.
+var Version = "dev"
+
+// Commands served by workspace/executeCommand.
+const (
+	CommandQuickEdit = "wisp.quickEdit"
+)
+
+func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (any, error) {
+	enc := negotiateEncoding(p.Capabilities.General)
+	features := clientFeatures{name: p.ClientInfo.Name}
+	if w := p.Capabilities.Workspace; w != nil && w.WorkspaceEdit != nil && w.WorkspaceEdit.DocumentChanges != nil {
+		features.documentChanges = *w.WorkspaceEdit.DocumentChanges
+	}
+	if w := p.Capabilities.Window; w != nil && w.WorkDoneProgress != nil {
+		features.workDone = *w.WorkDoneProgress
+	}
+
+	s.mu.Lock()
+	if s.state != stateNew {
+		s.mu.Unlock()
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize sent twice")
+	}
+	cfg, warnings, err := s.cfg.Merge(p.InitializationOptions, config.SourceInitialize)
+	if err != nil {
+		warnings = append(warnings, err.Error())
+	}
+	s.cfg, s.enc, s.client, s.state = cfg, enc, features, stateRunning
+	s.mu.Unlock()
+
+	for _, w := range warnings {
+		s.log.Warn("configuration", zap.String("warning", w))
+	}
+	s.startModels(ctx, cfg)
+
+	sync := protocol.TextDocumentSyncKindIncremental
+	yes, no := true, false
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			PositionEncoding: protocol.PositionEncodingKind(enc.String()),
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &sync},
+			// lsp-mode sends "inlineCompletion": null yet asks; always offer.
+			InlineCompletionProvider: &protocol.InlineCompletionOptions{},
+			// No trigger characters: they would make Helix ask every server
+			// after each one. resolveProvider false: accepting never blocks.
+			CompletionProvider: &protocol.CompletionOptions{ResolveProvider: &no},
+			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
+				protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorRewrite}},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: []string{CommandQuickEdit}},
+		},
+		ServerInfo: protocol.ServerInfo{Name: "wisp", Version: protocol.NewOptional(Version)},
+	}, nil
+}
+
+// negotiateEncoding picks utf-8 when the client offers it (no conversion
+// at all), else utf-16, the protocol's default; utf-32 only when it is all
+// the client offers.
+func negotiateEncoding(g *protocol.GeneralClientCapabilities) text.Encoding {
+	if g == nil || len(g.PositionEncodings) == 0 {
+		return text.UTF16
+	}
+	offered := g.PositionEncodings
+	switch {
+	case slices.Contains(offered, protocol.PositionEncodingKind("utf-8")):
+		return text.UTF8
+	case slices.Contains(offered, protocol.PositionEncodingKind("utf-16")):
+		return text.UTF16
+	case slices.Contains(offered, protocol.PositionEncodingKind("utf-32")):
+		return text.UTF32
+	}
+	return text.UTF16
+}
+
+// startModels opens the completion and edit models for cfg, replacing any
+// open ones, and warms the completion model's connection in the
+// background so it is ready before the first keystroke. A model that
+// cannot be opened is reported to the user once; completions then fail
+// with that reason until the configuration changes.
+func (s *Server) startModels(ctx context.Context, cfg config.Config) {
+	s.mu.Lock()
+	ctx = s.life // the models outlive the request that opened them
+	s.mu.Unlock()
+	model, err := s.opts.OpenModel(ctx, cfg.Model)
+	if err != nil {
+		s.showOnce(ctx, protocol.MessageTypeError, fmt.Sprintf("wisp: cannot use the %s model: %v", cfg.Model.Provider, err))
+		model = transport.Unavailable(err)
+	}
+	editModel := model
+	if em := cfg.EditModel(); em != cfg.Model {
+		if editModel, err = s.opts.OpenModel(ctx, em); err != nil {
+			s.showOnce(ctx, protocol.MessageTypeError, fmt.Sprintf("wisp: cannot use the %s edit model: %v", em.Provider, err))
+			editModel = transport.Unavailable(err)
+		}
+	}
+	engine := completion.NewEngine(completion.Options{
+		Model:  model,
+		Config: cfg.Completion,
+		Log:    s.log,
+		Status: func(state, msg string) {
+			s.notify(ctx, "wisp/status", statusParams{State: state, Message: msg})
+		},
+	})
+
+	s.mu.Lock()
+	oldEngine, oldModel, oldEdit := s.engine, s.model, s.editModel
+	s.engine, s.model, s.editModel = engine, model, editModel
+	s.mu.Unlock()
+	if oldEngine != nil {
+		oldEngine.Close()
+	}
+	for _, m := range []transport.Model{oldModel, oldEdit} {
+		if m != nil && m != model && m != editModel {
+			m.Close()
+		}
+	}
+	// A model that learns from the open buffers learns the ones already open.
+	if o, ok := model.(transport.Observer); ok {
+		for _, snap := range s.docs.all("") {
+			o.Observe(snap.Path, snap.Text.String())
+			snap.Release()
+		}
+	}
+	if w, ok := model.(transport.Warmer); ok {
+		go func() {
+			if err := w.Warm(ctx); err != nil {
+				s.log.Warn("model warm-up failed", zap.Error(err))
+				s.showOnce(ctx, protocol.MessageTypeWarning, "wisp: model connection failed: "+err.Error())
+			}
+		}()
+	}
+}
+
+// statusParams are the params of wisp/status.
+type statusParams struct {
+	State   string `json:"state"`
+	Message string `json:"message,omitempty"`
+}
+
+func (s *Server) initialized(ctx context.Context, p *protocol.InitializedParams) error { return nil }
+
+func (s *Server) shutdown(ctx context.Context, _ jsonrpc2.RawMessage) (any, error) {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.mu.Unlock()
+	s.teardown()
+	return nil, nil
+}
+
+// exit ends the connection; Serve then returns the exit code.
+func (s *Server) exit(ctx context.Context, _ jsonrpc2.RawMessage) (any, error) {
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	go conn.Close() // not on the read loop, which Close waits for
+	return nil, nil
+}
+
+func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
+	s.mu.Lock()
+	old := s.cfg
+	next, warnings, err := old.Merge(p.Settings, config.SourceDidChange)
+	if err == nil {
+		s.cfg = next
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		s.log.Warn("configuration", zap.String("warning", w))
+	}
+	if next.Model != old.Model || next.EditModel() != old.EditModel() || next.Completion != old.Completion {
+		s.startModels(ctx, next)
+	}
+	return nil
+}
+
+// showOnce tells the user something through window/showMessage, once per
+// distinct message per session, and logs it.
+func (s *Server) showOnce(ctx context.Context, kind protocol.MessageType, msg string) {
+	s.mu.Lock()
+	seen := s.said[msg]
+	s.said[msg] = true
+	s.mu.Unlock()
+	s.log.Info("user message", zap.String("message", msg))
+	if !seen {
+		s.notify(ctx, protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: kind, Message: msg})
+	}
+}

@@ -1,0 +1,162 @@
+// Package lsp is wisp's language server: the JSON-RPC connection, the
+// handlers, capability negotiation, the open-document store and the
+// conversion between LSP positions and the byte offsets everything else in
+// wisp works in.
+//
+// Messages are handled in the order they arrive: a didChange can never
+// overtake an earlier message. Slow requests (inline completion, quick
+// edits) take their document snapshot on the ordered loop and only then
+// detach (jsonrpc2.Async), so they always see every change sent before them.
+package lsp
+
+import (
+	"context"
+	"io"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+
+	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+// Options configure a Server. Log and Config are required.
+type Options struct {
+	// Log receives diagnostics. It must not write to the LSP stream.
+	Log *zap.Logger
+	// Config is the configuration loaded before initialize (defaults, user
+	// file, environment); initializationOptions are merged on top.
+	Config config.Config
+	// OpenModel builds a model for a configuration. The server calls it at
+	// initialize and whenever the model settings change. Never nil.
+	OpenModel func(ctx context.Context, m config.Model) (transport.Model, error)
+}
+
+// lifecycle states of the server.
+type state int
+
+const (
+	stateNew state = iota
+	stateRunning
+	stateShutdown
+)
+
+// Server is one LSP session over one connection.
+type Server struct {
+	opts Options
+	log  *zap.Logger
+	docs *store
+
+	mu sync.Mutex // guards the fields below
+	// conn and life are set once by Serve and never changed; life ends
+	// when Serve returns.
+	conn   jsonrpc2.Conn
+	life   context.Context
+	state  state
+	enc    text.Encoding
+	cfg    config.Config
+	client clientFeatures
+	// engine serves inline completions; nil until initialize.
+	engine *completion.Engine
+	// models are closed at shutdown; completion and edit models.
+	model, editModel transport.Model
+	// edits tracks quick edits in flight, by document.
+	edits *editTracker
+	// said remembers messages already shown, so each is shown once.
+	said map[string]bool
+}
+
+// clientFeatures is what the client said it supports, reduced to the
+// facts the handlers use.
+type clientFeatures struct {
+	name            string
+	documentChanges bool // versioned workspace edits
+	workDone        bool // window/workDoneProgress/create
+}
+
+// New returns a server ready to Serve one connection.
+func New(opts Options) *Server {
+	return &Server{opts: opts, log: opts.Log, docs: newStore(), cfg: opts.Config, said: map[string]bool{},
+		edits: newEditTracker()}
+}
+
+// Serve speaks LSP over rwc until the client sends exit or the connection
+// closes. It returns the process exit code the specification asks for: 0
+// after shutdown then exit, 1 otherwise.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
+	stream := newTolerantStream(rwc, s.log)
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	life, endLife := context.WithCancel(context.WithoutCancel(ctx))
+	defer endLife()
+	s.mu.Lock()
+	s.conn = conn
+	s.life = life
+	s.mu.Unlock()
+	requests := newInflight()
+	conn.Go(life, s.withCancel(requests.wrap(life, s.handle), requests.cancel))
+	select {
+	case <-conn.Done():
+	case <-ctx.Done():
+		conn.Close()
+		<-conn.Done()
+	}
+	s.teardown()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == stateShutdown {
+		return 0
+	}
+	return 1
+}
+
+// teardown stops generations and closes model connections.
+func (s *Server) teardown() {
+	s.mu.Lock()
+	engine, model, editModel := s.engine, s.model, s.editModel
+	s.engine, s.model, s.editModel = nil, nil, nil
+	s.mu.Unlock()
+	if engine != nil {
+		engine.Close()
+	}
+	for _, m := range []transport.Model{model, editModel} {
+		if m != nil {
+			m.Close()
+		}
+	}
+	s.edits.cancelAll()
+	s.docs.closeAll()
+}
+
+// notify sends a notification to the client; failures are logged, since a
+// notification has no one to report to.
+func (s *Server) notify(ctx context.Context, method string, params any) {
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	if conn == nil {
+		return
+	}
+	if err := conn.Notify(context.WithoutCancel(ctx), method, params); err != nil {
+		s.log.Debug("notify failed", zap.String("method", method), zap.Error(err))
+	}
+}
+
+// call sends a request to the client and waits for its answer. The caller
+// must have released the read loop (jsonrpc2.Async) first.
+func (s *Server) call(ctx context.Context, method string, params, result any) error {
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	_, err := conn.Call(ctx, method, params, result)
+	return err
+}
+
+// encoding returns the negotiated position encoding.
+func (s *Server) encoding() text.Encoding {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.enc
+}

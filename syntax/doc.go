@@ -1,0 +1,12 @@
+// Package syntax parses documents with tree-sitter and answers structural
+// questions about them: which function, class or block encloses an offset,
+// where the imports are, what a file defines and with which signatures,
+// and whether an offset sits inside a string or a comment.
+//
+// It is the only cgo package in wisp. Everything it takes and returns is in
+// byte offsets into a *text.Text; tree-sitter points are asked of the text
+// package, never computed here.
+//
+// A *Tree is not safe for concurrent use, not even for reads (the binding
+// caches nodes in a map): give each goroutine its own Tree.Copy.
+package syntax

@@ -1,0 +1,9 @@
+// Package modelserver is the loopback model server that tests, benchmarks
+// and `wisp model-server` run against: it speaks the OpenAI Responses
+// WebSocket wire, the OpenAI-compatible SSE wires and the FIM wires
+// (Codestral, DeepSeek, llama.cpp, Ollama), answers from a script of canned
+// replies or a fallback transport.Model, paces tokens with knobs for
+// time-to-first-token, rate and network delay, injects faults, and counts
+// what it generated after a cancel so tests can prove that cancellation
+// stops the model.
+package modelserver

@@ -1,0 +1,116 @@
+package modelserver
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// The FIM wires that differ from the OpenAI ones: Codestral's
+// /v1/fim/completions, llama.cpp's /infill and Ollama's /api/generate.
+// DeepSeek's /beta/completions is the text-completions wire (sse.go).
+
+var errPrompt = errors.New("prompt must be a string or an array of one string")
+
+// handleCodestral serves POST /v1/fim/completions: prompt and suffix in,
+// chat-completion chunks out.
+func (s *Server) handleCodestral(w http.ResponseWriter, r *http.Request) {
+	var req completionRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	prompt, err := promptText(req.Prompt)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_prompt", err.Error())
+		return
+	}
+	s.serveGeneration(w, r, s.chatShape(req.Model), fimQuery(prompt, req.Suffix, req.MaxTokens), req.Stream)
+}
+
+// infillRequest is a llama.cpp /infill body.
+type infillRequest struct {
+	InputPrefix string `json:"input_prefix"`
+	InputSuffix string `json:"input_suffix"`
+	InputExtra  []struct {
+		Filename string `json:"filename"`
+		Text     string `json:"text"`
+	} `json:"input_extra"`
+	// Prompt is text right before the cursor, after InputPrefix.
+	Prompt   string `json:"prompt"`
+	NPredict int    `json:"n_predict"`
+	Stream   bool   `json:"stream"`
+}
+
+// infillFrame is a llama.cpp reply frame.
+type infillFrame struct {
+	Content         string `json:"content"`
+	Stop            bool   `json:"stop"`
+	StoppedLimit    bool   `json:"stopped_limit,omitempty"`
+	TokensPredicted int    `json:"tokens_predicted,omitempty"`
+}
+
+// handleInfill serves POST /infill.
+func (s *Server) handleInfill(w http.ResponseWriter, r *http.Request) {
+	var req infillRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	last := func(o outcome, text string) infillFrame {
+		return infillFrame{Content: text, Stop: true, StoppedLimit: o.end == endLength, TokensPredicted: o.tokens}
+	}
+	shape := httpShape{
+		frame: func(tok string) any { return infillFrame{Content: tok} },
+		done:  func(o outcome) []any { return []any{last(o, "")} },
+		whole: func(o outcome) any { return last(o, o.text) },
+	}
+	s.serveGeneration(w, r, shape, fimQuery(req.InputPrefix+req.Prompt, req.InputSuffix, req.NPredict), req.Stream)
+}
+
+// ollamaRequest is an Ollama /api/generate body.
+type ollamaRequest struct {
+	Model   string `json:"model"`
+	Prompt  string `json:"prompt"`
+	Suffix  string `json:"suffix"`
+	System  string `json:"system"`
+	Stream  *bool  `json:"stream"`
+	Options struct {
+		NumPredict int `json:"num_predict"`
+	} `json:"options"`
+}
+
+// ollamaFrame is an Ollama reply line.
+type ollamaFrame struct {
+	Model      string `json:"model"`
+	CreatedAt  string `json:"created_at"`
+	Response   string `json:"response"`
+	Done       bool   `json:"done"`
+	DoneReason string `json:"done_reason,omitempty"`
+	EvalCount  int    `json:"eval_count,omitempty"`
+}
+
+// handleOllama serves POST /api/generate; it streams NDJSON unless the
+// body says "stream": false.
+func (s *Server) handleOllama(w http.ResponseWriter, r *http.Request) {
+	var req ollamaRequest
+	if !decodeBody(w, r, &req) {
+		return
+	}
+	frame := func(text string) ollamaFrame {
+		return ollamaFrame{Model: req.Model, CreatedAt: s.clock.Now().UTC().Format(time.RFC3339Nano), Response: text}
+	}
+	last := func(o outcome, text string) ollamaFrame {
+		f := frame(text)
+		f.Done, f.DoneReason, f.EvalCount = true, finishReason(o), o.tokens
+		return f
+	}
+	shape := httpShape{
+		ndjson: true,
+		frame:  func(tok string) any { return frame(tok) },
+		done:   func(o outcome) []any { return []any{last(o, "")} },
+		whole:  func(o outcome) any { return last(o, o.text) },
+	}
+	q := fimQuery(req.Prompt, req.Suffix, req.Options.NumPredict)
+	q.System = strings.TrimSpace(req.System)
+	s.serveGeneration(w, r, shape, q, req.Stream == nil || *req.Stream)
+}

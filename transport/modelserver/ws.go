@@ -1,0 +1,202 @@
+package modelserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// wsReadLimit bounds one client event (a prompt with its context).
+const wsReadLimit = 16 << 20
+
+var upgrader = websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096}
+
+// wsConn is one Responses API WebSocket and its lanes.
+type wsConn struct {
+	s    *Server
+	conn *websocket.Conn
+	// ctx is done once the connection is closing; every lane derives from it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	wmu sync.Mutex // serialises writes to conn
+
+	mu    sync.Mutex
+	lanes map[string]*lane // running responses by id; guarded by mu
+
+	lanesWG   sync.WaitGroup // lane goroutines and the age timer
+	closeOnce sync.Once
+}
+
+// lane is one response in progress.
+type lane struct {
+	id, streamID string
+	cancel       context.CancelFunc
+	// cancelled is set, before cancel is called, when the client cancels.
+	cancelled atomic.Bool
+}
+
+// handleResponses serves GET /v1/responses: the WebSocket upgrade.
+func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.arrive(r.Context(), s.clock.Now(), true); err != nil {
+		return
+	}
+	conn, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // Upgrade has answered the client
+	}
+	s.counts.websockets.Add(1)
+	conn.SetReadLimit(wsReadLimit)
+	c := &wsConn{s: s, conn: conn, lanes: make(map[string]*lane)}
+	c.ctx, c.cancel = context.WithCancel(s.ctx)
+	s.mu.Lock()
+	if s.closed { // Close began during the upgrade and will not see c
+		s.mu.Unlock()
+		c.close()
+		return
+	}
+	s.sockets[c] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		c.close()
+		c.lanesWG.Wait()
+		s.mu.Lock()
+		delete(s.sockets, c)
+		s.mu.Unlock()
+	}()
+	if s.opts.MaxConnAge > 0 {
+		c.lanesWG.Add(1)
+		go c.expire()
+	}
+	c.readLoop()
+}
+
+// close cancels every lane and closes the connection without a close
+// frame; the read loop then ends.
+func (c *wsConn) close() {
+	c.closeOnce.Do(func() {
+		c.cancel()
+		_ = c.conn.Close() // the peer may have gone first
+	})
+}
+
+// expire closes the connection once it reaches MaxConnAge, telling the
+// client why first.
+func (c *wsConn) expire() {
+	defer c.lanesWG.Done()
+	if c.s.clock.Sleep(c.ctx, c.s.opts.MaxConnAge) != nil {
+		return
+	}
+	c.write(errorEvent{Type: "error", Status: http.StatusBadRequest, Error: apiError{
+		Type:    "invalid_request_error",
+		Code:    "websocket_connection_limit_reached",
+		Message: fmt.Sprintf("websocket connection limit reached (%s); open a new connection to continue", c.s.opts.MaxConnAge),
+	}})
+	c.wmu.Lock()
+	_ = c.conn.WriteMessage(websocket.CloseMessage,
+		websocket.FormatCloseMessage(websocket.CloseNormalClosure, "connection limit reached"))
+	c.wmu.Unlock()
+	c.close()
+}
+
+// readLoop handles client events in order until the connection ends.
+func (c *wsConn) readLoop() {
+	for {
+		_, data, err := c.conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		arrival, err := c.s.arrive(c.ctx, c.s.clock.Now(), false)
+		if err != nil {
+			return
+		}
+		var req wsRequest
+		if err := json.Unmarshal(data, &req); err != nil {
+			c.write(badRequest("", "invalid_json", fmt.Sprintf("event is not valid JSON: %v", err)))
+			continue
+		}
+		switch req.Type {
+		case "response.create":
+			c.create(req, arrival)
+		case "response.cancel":
+			c.cancelLane(req.ResponseID, req.StreamID)
+		default:
+			c.write(badRequest(req.StreamID, "unknown_event_type", fmt.Sprintf("unknown event type %q", req.Type)))
+		}
+	}
+}
+
+// badRequest is an error event for a client mistake.
+func badRequest(streamID, code, msg string) errorEvent {
+	return errorEvent{Type: "error", StreamID: streamID, Status: http.StatusBadRequest,
+		Error: apiError{Type: "invalid_request_error", Code: code, Message: msg}}
+}
+
+// write sends one event; a failed write means the connection is going,
+// which the read loop notices.
+func (c *wsConn) write(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode event: %w", err)
+	}
+	return c.writeRaw(data)
+}
+
+func (c *wsConn) writeRaw(data []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if err := c.conn.WriteMessage(websocket.TextMessage, data); err != nil {
+		return fmt.Errorf("write event: %w", err)
+	}
+	return nil
+}
+
+// create starts a lane for a response.create. A create on a stream_id that
+// is still running supersedes it: the old response is cancelled.
+func (c *wsConn) create(req wsRequest, arrival time.Time) {
+	user, system, err := responsesInput(req.Input)
+	if err != nil {
+		c.write(badRequest(req.StreamID, "invalid_input", err.Error()))
+		return
+	}
+	if req.Instructions != "" {
+		system = req.Instructions
+	}
+	if req.StreamID != "" {
+		c.cancelLane("", req.StreamID)
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	l := &lane{id: c.s.newID("resp"), streamID: req.StreamID, cancel: cancel}
+	g := c.s.newGeneration(chatQuery(user, system, req.MaxOutputTokens), arrival, l.cancelled.Load)
+	c.mu.Lock()
+	c.lanes[l.id] = l
+	c.mu.Unlock()
+	c.lanesWG.Add(1)
+	go c.runLane(ctx, l, g, req.Model)
+}
+
+// cancelLane cancels the running response with the given id, or on the
+// given stream when id is empty. Unknown or finished responses are ignored:
+// a cancel may cross the response's end on the wire.
+func (c *wsConn) cancelLane(id, streamID string) {
+	c.mu.Lock()
+	var found []*lane
+	for _, l := range c.lanes {
+		if (id != "" && l.id == id) || (id == "" && streamID != "" && l.streamID == streamID) {
+			found = append(found, l)
+		}
+	}
+	c.mu.Unlock()
+	for _, l := range found {
+		if !l.cancelled.Swap(true) {
+			c.s.counts.cancels.Add(1)
+		}
+		l.cancel()
+	}
+}

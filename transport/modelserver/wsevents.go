@@ -1,0 +1,83 @@
+package modelserver
+
+import "encoding/json"
+
+// The Responses API WebSocket events, as they travel.
+
+// wsRequest is a client event: response.create or response.cancel.
+type wsRequest struct {
+	Type            string          `json:"type"`
+	Model           string          `json:"model"`
+	Instructions    string          `json:"instructions"`
+	Input           json.RawMessage `json:"input"`
+	MaxOutputTokens int             `json:"max_output_tokens"`
+	StreamID        string          `json:"stream_id"`
+	ResponseID      string          `json:"response_id"`
+}
+
+// textEvent is response.output_text.delta (Delta set) or
+// response.output_text.done (Text set).
+type textEvent struct {
+	Type         string `json:"type"`
+	StreamID     string `json:"stream_id,omitempty"`
+	ResponseID   string `json:"response_id"`
+	ItemID       string `json:"item_id"`
+	OutputIndex  int    `json:"output_index"`
+	ContentIndex int    `json:"content_index"`
+	Delta        string `json:"delta,omitempty"`
+	Text         string `json:"text,omitempty"`
+}
+
+// responseEvent is response.created and the terminal events.
+type responseEvent struct {
+	Type     string     `json:"type"`
+	StreamID string     `json:"stream_id,omitempty"`
+	Response wsResponse `json:"response"`
+}
+
+// wsResponse is the response object inside a responseEvent.
+type wsResponse struct {
+	ID                string             `json:"id"`
+	Object            string             `json:"object"`
+	Status            string             `json:"status"`
+	Model             string             `json:"model,omitempty"`
+	Output            []outputItem       `json:"output,omitempty"`
+	Usage             *usage             `json:"usage,omitempty"`
+	IncompleteDetails *incompleteDetails `json:"incomplete_details,omitempty"`
+	Error             *apiError          `json:"error,omitempty"`
+}
+
+// outputItem is the assistant message a response produced.
+type outputItem struct {
+	Type    string `json:"type"`
+	ID      string `json:"id"`
+	Role    string `json:"role"`
+	Status  string `json:"status"`
+	Content []part `json:"content"`
+}
+
+type usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	TotalTokens  int `json:"total_tokens"`
+}
+
+type incompleteDetails struct {
+	Reason string `json:"reason"`
+}
+
+// errorEvent is the error event.
+type errorEvent struct {
+	Type       string   `json:"type"`
+	StreamID   string   `json:"stream_id,omitempty"`
+	ResponseID string   `json:"response_id,omitempty"`
+	Status     int      `json:"status"`
+	Error      apiError `json:"error"`
+}
+
+// apiError is the error object of every wire.
+type apiError struct {
+	Type    string `json:"type"`
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message"`
+}

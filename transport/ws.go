@@ -1,0 +1,359 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"go.uber.org/zap"
+)
+
+// Connection tuning for openai-ws.
+const (
+	// DefaultWSMaxAge is when a connection is replaced: before the
+	// endpoint's 60-minute cap.
+	DefaultWSMaxAge = 55 * time.Minute
+	// DefaultWSPing is the keep-alive ping interval.
+	DefaultWSPing = 20 * time.Second
+
+	writeTimeout = 10 * time.Second
+	maxFrame     = 16 << 20
+	backoffBase  = 250 * time.Millisecond
+	backoffMax   = 30 * time.Second
+)
+
+// WSConfig configures a WSModel.
+type WSConfig struct {
+	// Endpoint is wss://HOST/v1/responses (a base ending in /v1 gets
+	// /responses appended).
+	Endpoint string
+	// Model is the model name sent in response.create.
+	Model string
+	// APIKey is sent as a bearer token to Endpoint's host only; may be empty.
+	APIKey string
+	// APIKeyEnv names the variable the key came from, for error messages.
+	APIKeyEnv string
+	// MaxTokens is the default max_output_tokens; 0 sends none.
+	MaxTokens int
+	// AllowInsecure permits ws:// to a host that is not loopback.
+	AllowInsecure bool
+	// MaxAge and PingInterval default to DefaultWSMaxAge and DefaultWSPing.
+	MaxAge, PingInterval time.Duration
+	// Log may be nil.
+	Log *zap.Logger
+}
+
+// WSModel is the openai-ws provider: one persistent WebSocket to the
+// Responses API, shared by all requests, each on its own stream_id lane.
+// The wire shapes are documented in wswire.go.
+type WSModel struct {
+	url       string      // immutable
+	header    http.Header // immutable: Authorization and OpenAI-Beta
+	ep        endpoint    // immutable
+	model     string      // immutable
+	maxTokens int         // immutable
+	maxAge    time.Duration
+	pingEvery time.Duration
+	log       *zap.Logger // never nil
+	dialer    websocket.Dialer
+	nextID    atomic.Uint64
+
+	life context.Context    // done at Close
+	stop context.CancelFunc // ends life
+	wg   sync.WaitGroup     // connection goroutines and the redialler
+
+	mu        sync.Mutex
+	cur       *wsConn              // guarded by mu: the connection new requests use; nil if none
+	conns     map[*wsConn]struct{} // guarded by mu: every open connection (cur and retiring ones)
+	dialing   chan struct{}        // guarded by mu: non-nil while a dial runs; closed when it ends
+	failures  int                  // guarded by mu: consecutive failed dials
+	retryAt   time.Time            // guarded by mu: no dial before this after failures
+	lastErr   error                // guarded by mu: the last dial failure
+	warm      bool                 // guarded by mu: Warm was called; keep a connection open
+	redialing bool                 // guarded by mu: the redialler is running
+	closed    bool                 // guarded by mu
+}
+
+var (
+	_ Model  = (*WSModel)(nil)
+	_ Warmer = (*WSModel)(nil)
+)
+
+// NewWS returns an openai-ws Model. It does not connect: Warm does, or the
+// first Generate.
+func NewWS(cfg WSConfig) (*WSModel, error) {
+	u, err := checkEndpoint(cfg.Endpoint, "ws", cfg.AllowInsecure)
+	if err != nil {
+		return nil, err
+	}
+	if !hasSuffixPath(u.Path, "/responses") {
+		u.Path = trimSlash(u.Path) + "/responses"
+	}
+	h := http.Header{}
+	h.Set(wsBetaHeader, wsBetaValue)
+	if cfg.APIKey != "" {
+		h.Set("Authorization", "Bearer "+cfg.APIKey)
+	}
+	m := &WSModel{
+		url: u.String(), header: h, model: cfg.Model, maxTokens: cfg.MaxTokens,
+		ep:        endpoint{host: u.Host, keyEnv: cfg.APIKeyEnv, key: cfg.APIKey},
+		maxAge:    cmp(cfg.MaxAge, DefaultWSMaxAge),
+		pingEvery: cmp(cfg.PingInterval, DefaultWSPing),
+		log:       cfg.Log,
+		dialer: websocket.Dialer{
+			Proxy:            http.ProxyFromEnvironment,
+			HandshakeTimeout: 10 * time.Second,
+		},
+		conns: map[*wsConn]struct{}{},
+	}
+	if m.log == nil {
+		m.log = zap.NewNop()
+	}
+	m.life, m.stop = context.WithCancel(context.Background())
+	return m, nil
+}
+
+func cmp(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// Warm opens the connection now, and keeps one open from then on: after a
+// drop it is redialled in the background with jittered exponential backoff.
+func (m *WSModel) Warm(ctx context.Context) error {
+	m.mu.Lock()
+	m.warm = true
+	m.mu.Unlock()
+	_, err := m.conn(ctx)
+	return err
+}
+
+// Close closes every connection. It does not wait for generations in
+// flight: they fail with KindUnavailable. It waits for the connections'
+// goroutines to exit.
+func (m *WSModel) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	m.cur = nil
+	conns := m.conns
+	m.conns = map[*wsConn]struct{}{}
+	m.mu.Unlock()
+	m.stop()
+	for c := range conns {
+		c.shutdown()
+	}
+	m.wg.Wait()
+	return nil
+}
+
+// Generate sends one response.create on the shared connection and relays
+// its deltas. A request that fails with KindUnavailable before any text
+// arrived (a stale or retiring connection) is sent once more on a fresh
+// connection.
+func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
+	instructions, input := RenderChat(req)
+	create := wsCreate{Type: "response.create", Model: m.model, Instructions: instructions,
+		Input: input, MaxOutputTokens: req.MaxTokens, Store: false}
+	if create.MaxOutputTokens == 0 {
+		create.MaxOutputTokens = m.maxTokens
+	}
+	s := newSink(req, onDelta)
+	for attempt := 0; ; attempt++ {
+		res, err := m.generateOnce(ctx, s, create)
+		if err != nil && attempt == 0 && KindOf(err) == KindUnavailable && s.ttft == 0 && ctx.Err() == nil {
+			m.log.Debug("retrying on a fresh connection", zap.Error(err))
+			s.restart()
+			continue
+		}
+		return res, err
+	}
+}
+
+func (m *WSModel) generateOnce(ctx context.Context, s *sink, create wsCreate) (Result, error) {
+	create.StreamID = "wisp-" + strconv.FormatUint(m.nextID.Add(1), 10)
+	frame, err := json.Marshal(create)
+	if err != nil {
+		return Result{}, fmt.Errorf("encode response.create: %w", err)
+	}
+	l := newLane(create.StreamID, s)
+	var c *wsConn
+	for {
+		if c, err = m.conn(ctx); err != nil {
+			return Result{}, err
+		}
+		if c.add(l) {
+			break
+		}
+	}
+	if err := c.send(frame); err != nil {
+		c.remove(l)
+		return Result{}, err
+	}
+	select {
+	case <-l.done:
+		return l.result, l.err
+	case <-ctx.Done():
+		if res, err, ok := c.abandon(l); ok {
+			return res, err
+		}
+		return s.partial("cancelled"), cancelled(ctx)
+	}
+}
+
+// conn returns a connection that takes new requests, dialling when there
+// is none. Only one dial runs at a time; the others wait for it.
+func (m *WSModel) conn(ctx context.Context) (*wsConn, error) {
+	for {
+		m.mu.Lock()
+		if m.closed {
+			m.mu.Unlock()
+			return nil, m.ep.unavailable("model closed", nil)
+		}
+		if c := m.cur; c != nil {
+			if c.fresh() {
+				m.mu.Unlock()
+				return c, nil
+			}
+			m.cur = nil
+			c.retire() // closes once its requests finish
+		}
+		if ch := m.dialing; ch != nil {
+			m.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return nil, cancelled(ctx)
+			}
+		}
+		if wait := time.Until(m.retryAt); wait > 0 && m.lastErr != nil {
+			err := m.lastErr
+			m.mu.Unlock()
+			return nil, fmt.Errorf("not reconnecting for another %s: %w", wait.Round(time.Millisecond), err)
+		}
+		ch := make(chan struct{})
+		m.dialing = ch
+		m.mu.Unlock()
+
+		ws, err := m.dial(ctx)
+
+		m.mu.Lock()
+		m.dialing = nil
+		close(ch)
+		if err != nil {
+			if !IsCancelled(err) {
+				m.failures++
+				m.retryAt = time.Now().Add(backoff(m.failures))
+				m.lastErr = err
+			}
+			m.mu.Unlock()
+			return nil, err
+		}
+		if m.closed {
+			m.mu.Unlock()
+			_ = ws.Close()
+			return nil, m.ep.unavailable("model closed", nil)
+		}
+		m.failures, m.lastErr = 0, nil
+		c := newWSConn(ws, m.ep, m.log, m.maxAge, m.pingEvery)
+		m.cur = c
+		m.conns[c] = struct{}{}
+		m.wg.Add(2)
+		go func() { defer m.wg.Done(); c.writeLoop() }()
+		go func() { defer m.wg.Done(); c.readLoop(); m.dropped(c) }()
+		m.mu.Unlock()
+		m.log.Debug("model websocket open", zap.String("host", m.ep.host))
+		return c, nil
+	}
+}
+
+// dial opens a WebSocket, turning a refused handshake into a typed error.
+func (m *WSModel) dial(ctx context.Context) (*websocket.Conn, error) {
+	ws, resp, err := m.dialer.DialContext(ctx, m.url, m.header)
+	if err == nil {
+		return ws, nil
+	}
+	if ctx.Err() != nil {
+		return nil, cancelled(ctx)
+	}
+	if resp != nil && errors.Is(err, websocket.ErrBadHandshake) {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		var eb struct {
+			Error wireError `json:"error"`
+		}
+		_ = json.Unmarshal(body, &eb)
+		msg := eb.Error.Message
+		if msg == "" && resp.StatusCode != http.StatusSwitchingProtocols {
+			msg = http.StatusText(resp.StatusCode)
+		}
+		return nil, m.ep.statusError(resp.StatusCode, eb.Error.Code, msg, resp.Header)
+	}
+	return nil, m.ep.unavailable("dial", err)
+}
+
+// dropped runs when a connection's reader has exited. If it was the
+// current connection of a warmed model, a new one is dialled in the
+// background.
+func (m *WSModel) dropped(c *wsConn) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.conns, c)
+	if m.cur != c {
+		return
+	}
+	m.cur = nil
+	if m.warm && !m.closed && !m.redialing {
+		m.redialing = true
+		m.wg.Add(1)
+		go m.redial()
+	}
+}
+
+// redial reconnects until it succeeds, the key is refused, or Close.
+func (m *WSModel) redial() {
+	defer m.wg.Done()
+	defer func() {
+		m.mu.Lock()
+		m.redialing = false
+		m.mu.Unlock()
+	}()
+	for {
+		_, err := m.conn(m.life)
+		if err == nil || m.life.Err() != nil || KindOf(err) == KindAuth {
+			return
+		}
+		m.mu.Lock()
+		wait := time.Until(m.retryAt)
+		m.mu.Unlock()
+		t := time.NewTimer(max(wait, time.Millisecond))
+		select {
+		case <-t.C:
+		case <-m.life.Done():
+			t.Stop()
+			return
+		}
+	}
+}
+
+// backoff is the delay before dial attempt n+1 after n failures:
+// exponential with full jitter in its upper half.
+func backoff(n int) time.Duration {
+	d := backoffBase << min(n-1, 16)
+	d = min(d, backoffMax)
+	return d/2 + rand.N(d/2+1)
+}

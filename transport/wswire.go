@@ -1,0 +1,107 @@
+package transport
+
+// Wire shapes of the Responses API WebSocket mode, exactly as the openai-ws
+// client sends and accepts them. The loopback model server speaks the same.
+//
+// Handshake:
+//
+//	GET wss://HOST/v1/responses   (Upgrade: websocket)
+//	Authorization: Bearer KEY
+//	OpenAI-Beta: responses_websockets=2026-02-06
+//
+// A refused handshake is an HTTP error response (401, 429 with Retry-After,
+// …) whose body may be {"error":{"type":T,"code":C,"message":M}}.
+//
+// Client → server, one JSON object per text frame:
+//
+//	{"type":"response.create","model":M,"instructions":I,"input":TEXT,
+//	 "max_output_tokens":N,"stream_id":S,"store":false}
+//	{"type":"response.cancel","response_id":R,"stream_id":S}
+//
+// max_output_tokens is omitted when no limit is set; response_id is omitted
+// when the cancel is sent before response.created arrived (it is sent again
+// with the id once it does). Each request has its own stream_id ("wisp-N",
+// never reused by a client), and the server tags every event of that
+// request with it.
+//
+// Server → client (other types, such as response.in_progress or
+// response.output_item.added, are accepted and ignored):
+//
+//	{"type":"response.created","stream_id":S,"response":{"id":R,"status":"in_progress"}}
+//	{"type":"response.output_text.delta","stream_id":S,"delta":TEXT}
+//	{"type":"response.output_text.done","stream_id":S,"text":TEXT}
+//	{"type":"response.completed","stream_id":S,"response":{"id":R,"status":"completed","usage":{"output_tokens":N}}}
+//	{"type":"response.incomplete","stream_id":S,"response":{"id":R,"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}
+//	{"type":"response.failed","stream_id":S,"response":{"id":R,"status":"failed","error":{"code":C,"message":M}}}
+//	{"type":"error","stream_id":S,"status":429,"error":{"type":T,"code":C,"message":M}}
+//
+// An error event without a stream_id concerns the connection: code
+// websocket_connection_limit_reached retires it (requests move to a new
+// connection); any other fails every request in flight on it.
+
+const (
+	wsBetaHeader = "OpenAI-Beta"
+	wsBetaValue  = "responses_websockets=2026-02-06"
+)
+
+// Event types.
+const (
+	evCreated    = "response.created"
+	evDelta      = "response.output_text.delta"
+	evTextDone   = "response.output_text.done"
+	evCompleted  = "response.completed"
+	evFailed     = "response.failed"
+	evIncomplete = "response.incomplete"
+	evError      = "error"
+
+	codeConnLimit = "websocket_connection_limit_reached"
+)
+
+// wsCreate is the response.create frame.
+type wsCreate struct {
+	Type            string `json:"type"`
+	Model           string `json:"model"`
+	Instructions    string `json:"instructions,omitempty"`
+	Input           string `json:"input"`
+	MaxOutputTokens int    `json:"max_output_tokens,omitempty"`
+	StreamID        string `json:"stream_id"`
+	Store           bool   `json:"store"`
+}
+
+// wsCancel is the response.cancel frame.
+type wsCancel struct {
+	Type       string `json:"type"`
+	ResponseID string `json:"response_id,omitempty"`
+	StreamID   string `json:"stream_id"`
+}
+
+// wsEvent is any server event; fields a type doesn't use stay zero.
+type wsEvent struct {
+	Type     string      `json:"type"`
+	StreamID string      `json:"stream_id"`
+	Delta    string      `json:"delta"`
+	Status   int         `json:"status"`
+	Error    *wireError  `json:"error"`
+	Response *wsResponse `json:"response"`
+}
+
+// wsResponse is the response object carried by response.* events.
+type wsResponse struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Usage  *struct {
+		OutputTokens int `json:"output_tokens"`
+	} `json:"usage"`
+	IncompleteDetails *struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
+	Error *wireError `json:"error"`
+}
+
+// wireError is the error object of OpenAI-style APIs, in events and in
+// HTTP error bodies ({"error":{…}}).
+type wireError struct {
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
