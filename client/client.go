@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
@@ -54,7 +55,7 @@ func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	params := append(json.RawMessage(nil), req.Params()...)
 	if !req.IsCall() {
 		if c.onNote != nil {
-			c.onNote(req.Method(), params)
+			c.onNote(strings.Clone(req.Method()), params)
 		}
 		return nil, nil
 	}
@@ -151,7 +152,7 @@ func (c *Client) Replace(ctx context.Context, uri string, start, end int, s stri
 	version := d.version
 	c.mu.Unlock()
 	return version, c.Notify(ctx, "textDocument/didChange", map[string]any{
-		"textDocument": map[string]any{"uri": uri, "version": version},
+		"textDocument":   map[string]any{"uri": uri, "version": version},
 		"contentChanges": []any{map[string]any{"range": lspRange(r), "text": s}},
 	})
 }

@@ -2,6 +2,7 @@ package editors
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,7 +34,8 @@ func startLSP(t *testing.T, env []string) *lspClient {
 	t.Helper()
 	cmd := exec.Command(wispBinary(t), "serve")
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Stderr = &testLogWriter{t: t}
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -52,22 +54,30 @@ func startLSP(t *testing.T, env []string) *lspClient {
 		cmd.Process.Kill()
 		<-c.done
 		cmd.Wait()
+		if t.Failed() {
+			t.Logf("wisp serve output (last 3000 bytes):\n%s", tail(stderr.String(), 3000))
+		}
 	})
 	return c
 }
 
-// testLogWriter forwards the server's log to the test log while it runs.
-type testLogWriter struct {
-	t  *testing.T
-	mu sync.Mutex
+// lockedBuffer collects a process's output; it is written and read from
+// different goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex // guards buf
+	buf bytes.Buffer
 }
 
-func (w *testLogWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	defer func() { recover() }() // the test may have ended
-	w.t.Logf("wisp: %s", p)
-	return len(p), nil
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func (c *lspClient) readLoop(r io.Reader) {

@@ -91,7 +91,7 @@ end
 	startProcess(t, "nvim", dir, n.env, bin, "--headless", "--clean", "-n", "-i", "NONE",
 		"-u", initPath, "--listen", n.sock, file)
 	waitFor(t, 20*time.Second, "wisp is attached and initialized in Neovim", func() (bool, string) {
-		out, err := n.tryExpr("v:lua.wisp_test.ready()")
+		out, err := n.tryExpr(`luaeval("wisp_test.ready()")`)
 		return err == nil && out == "1", out
 	})
 	return n
@@ -100,7 +100,8 @@ end
 func (n *nvim) remote(args ...string) (string, error) {
 	cmd := exec.Command(n.bin, append([]string{"--server", n.sock}, args...)...)
 	cmd.Env = append(os.Environ(), n.env...)
-	out, err := cmd.Output()
+	// Neovim 0.7 prints --remote-expr results on stderr, later ones on stdout.
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return string(out), fmt.Errorf("nvim %s: %w", strings.Join(args, " "), err)
 	}
@@ -152,7 +153,7 @@ func (n *nvim) typeAndAccept(wantGhost string) []string {
 	n.send("<Esc>4GAhello")
 	var seen []string
 	waitFor(n.t, 20*time.Second, fmt.Sprintf("ghost text %q is shown", wantGhost), func() (bool, string) {
-		ghost := n.expr("v:lua.wisp_test.ghost()")
+		ghost := n.expr(`luaeval("wisp_test.ghost()")`)
 		if ghost != "" && (len(seen) == 0 || seen[len(seen)-1] != ghost) {
 			seen = append(seen, ghost)
 		}

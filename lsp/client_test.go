@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -74,7 +75,7 @@ type nopCloser struct{ transport.Model }
 func (nopCloser) Close() error { return nil }
 
 func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	method := req.Method()
+	method := strings.Clone(req.Method())
 	params := append(json.RawMessage(nil), req.Params()...)
 	if !req.IsCall() {
 		e.mu.Lock()
@@ -131,6 +132,13 @@ func (e *fakeEditor) notify(method string, params any) {
 // testdata/clients, with initializationOptions replaced if opts is set.
 func (e *fakeEditor) initialize(profile string, opts any) map[string]any {
 	e.t.Helper()
+	return e.initializeWith(profile, opts, nil)
+}
+
+// initializeWith is initialize with the client's positionEncodings
+// replaced when encodings is not nil.
+func (e *fakeEditor) initializeWith(profile string, opts any, encodings []string) map[string]any {
+	e.t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "clients", profile))
 	if err != nil {
 		e.t.Fatal(err)
@@ -141,6 +149,10 @@ func (e *fakeEditor) initialize(profile string, opts any) map[string]any {
 	}
 	if opts != nil {
 		params["initializationOptions"] = opts
+	}
+	if encodings != nil {
+		caps := params["capabilities"].(map[string]any)
+		caps["general"] = map[string]any{"positionEncodings": encodings}
 	}
 	var result map[string]any
 	e.mustCall("initialize", params, &result)

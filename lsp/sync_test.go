@@ -39,6 +39,7 @@ type step struct {
 func TestIncrementalChanges(t *testing.T) {
 	cases := []struct {
 		name, profile, lang, uri, initial string
+		encodings                         []string
 		steps                             []step
 	}{
 		{
@@ -65,7 +66,7 @@ func TestIncrementalChanges(t *testing.T) {
 		},
 		{
 			name: "utf-32 code points", profile: "initialize-emacs-28.2-lsp-mode-10.0.0.json",
-			lang: "rust", uri: "file:///tmp/r.rs",
+			encodings: []string{"utf-32"}, lang: "rust", uri: "file:///tmp/r.rs",
 			initial: "// 😀😀\nfn main() {}\n",
 			steps: []step{
 				{0, 4, 0, 5, "x", "// 😀x\nfn main() {}\n"}, // the 2nd emoji is code point 4
@@ -86,7 +87,7 @@ func TestIncrementalChanges(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := startServer(t, echoModel{}, config.Default())
-			e.initialize(c.profile, nil)
+			e.initializeWith(c.profile, nil, c.encodings)
 			e.open(c.uri, c.lang, c.initial)
 			checkDoc(t, e, c.uri, c.lang, c.initial, 1)
 			for i, s := range c.steps {

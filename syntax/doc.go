@@ -4,8 +4,9 @@
 // and whether an offset sits inside a string or a comment.
 //
 // It is the only cgo package in wisp. Everything it takes and returns is in
-// byte offsets into a *text.Text; tree-sitter points are asked of the text
-// package, never computed here.
+// byte offsets into a *text.Text. Tree-sitter points come from the text
+// package, except in a text with a lone "\r" line break, which tree-sitter
+// does not count as one (see tsPoint).
 //
 // A *Tree is not safe for concurrent use, not even for reads (the binding
 // caches nodes in a map): give each goroutine its own Tree.Copy.

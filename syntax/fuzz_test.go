@@ -1,8 +1,6 @@
 package syntax
 
 import (
-	"fmt"
-	"os"
 	"context"
 	"testing"
 
@@ -23,7 +21,6 @@ func FuzzReparse(f *testing.F) {
 	f.Add(uint8(1), "def f():\r\n    pass\r\n", []byte{9, 0, 6, 10, 1, 7})
 	f.Add(uint8(6), "int main() { return 0; }", []byte{255, 255, 255})
 	f.Fuzz(func(t *testing.T, which uint8, seed string, ops []byte) {
-		os.WriteFile("/tmp/synx/last.txt", []byte(fmt.Sprintf("%d %q %v", which, seed, ops)), 0o644)
 		lang := languages[int(which)%len(languages)]
 		orig := text.New(seed)
 		tree, err := Parse(context.Background(), lang, orig)

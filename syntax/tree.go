@@ -47,9 +47,15 @@ func Parse(ctx context.Context, lang *Language, src *text.Text) (*Tree, error) {
 // text.Apply returns them). The parse is incremental: it reuses t. t itself
 // is left unchanged and still valid; the caller closes it when done.
 //
-// Edits that cannot describe the change from t's text to src (offsets out
-// of range, or lengths that do not add up) are ignored and src is parsed
-// from scratch, which gives the same tree, only slower.
+// Only the edits' byte offsets are used: the edits are folded into one
+// covering edit whose tree-sitter points are computed from t's text and
+// src. Edits that cannot describe the change from t's text to src (offsets
+// out of range, or lengths that do not add up) are ignored and src is
+// parsed from scratch, which gives the same tree, only slower.
+//
+// Where src has syntax errors, tree-sitter's error recovery depends on the
+// subtrees it reuses, so ERROR nodes may sit differently than in a fresh
+// parse; wherever a fresh parse has no errors the trees are equal.
 func (t *Tree) Reparse(ctx context.Context, src *text.Text, edits []text.Edit) (*Tree, error) {
 	if src == nil {
 		src = text.New("")

@@ -1,6 +1,9 @@
 package text
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Change is one LSP content change: replace Range (counted in the
 // document's encoding) with Text, or, when Range is nil, replace the whole
@@ -27,6 +30,11 @@ func (t *Text) Replace(start, end int, s string) (*Text, Edit, error) {
 	}
 	n := &Text{s: t.s[:start] + s + t.s[end:]}
 	n.lines = t.reindex(n.s, start, end, len(s))
+	// A lone "\r" can only appear from inserted text or from a "\r" just
+	// before the edit losing its "\n"; otherwise the old answer holds.
+	if t.loneCR || strings.IndexByte(s, '\r') >= 0 || (start > 0 && t.s[start-1] == '\r') {
+		n.loneCR = hasLoneCR(n.s)
+	}
 	e := Edit{
 		Start: start, OldEnd: end, NewEnd: start + len(s),
 		StartPoint:  t.Point(start),

@@ -83,11 +83,27 @@ type Text struct {
 	// lines holds the byte offset at which each line starts; lines[0] == 0.
 	// A line ends before its terminator ("\n", "\r\n" or a lone "\r").
 	lines []int
+	// loneCR reports a "\r" not followed by "\n": LSP lines and
+	// tree-sitter rows then differ (tree-sitter breaks rows at "\n" only).
+	loneCR bool
 }
 
 // New indexes s.
 func New(s string) *Text {
-	return &Text{s: s, lines: indexLines(s, nil)}
+	return &Text{s: s, lines: indexLines(s, nil), loneCR: hasLoneCR(s)}
+}
+
+func hasLoneCR(s string) bool {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+		if i == len(s) || s[i] != '\n' {
+			return true
+		}
+	}
 }
 
 // indexLines appends the start offset of every line of s to dst.
@@ -242,20 +258,17 @@ func Units(s string, enc Encoding) int {
 	return n
 }
 
-// Point converts byte offset off (clamped to the text) to a tree-sitter point.
+// Point converts byte offset off (clamped to the text) to a tree-sitter
+// point. Tree-sitter rows break at "\n" only, so in a text with a lone
+// "\r" rows and LSP lines differ.
 func (t *Text) Point(off int) Point {
 	off = max(0, min(off, len(t.s)))
+	if t.loneCR {
+		row := strings.Count(t.s[:off], "\n")
+		return Point{Row: row, Column: off - (strings.LastIndexByte(t.s[:off], '\n') + 1)}
+	}
 	line := t.LineOf(off)
 	return Point{Row: line, Column: off - t.lines[line]}
-}
-
-// OffsetOfPoint converts a tree-sitter point back to a byte offset, clamped
-// to the text.
-func (t *Text) OffsetOfPoint(p Point) int {
-	if p.Row >= len(t.lines) {
-		return len(t.s)
-	}
-	return min(t.lines[p.Row]+p.Column, len(t.s))
 }
 
 // Span converts r, counted in enc, to byte offsets [start, end).

@@ -160,7 +160,9 @@ func (c *wsConn) abandon(l *lane) (Result, error, bool) {
 		return l.result, l.err, true
 	}
 	l.end(Result{}, nil)
-	if false {
+	c.sendCancel(l)
+	if l.cancelSent {
+		c.remove(l)
 	} // else keep the lane until response.created brings the id to cancel
 	return Result{}, nil, false
 }

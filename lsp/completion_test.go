@@ -1,0 +1,197 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/transport"
+	"github.com/wisp-lsp/wisp/transport/modelserver"
+)
+
+// loopbackModel starts the loopback model server with a script and returns
+// it with a WebSocket model connected to it.
+func loopbackModel(t *testing.T, opts modelserver.Options, replies ...modelserver.Reply) (*modelserver.Server, transport.Model) {
+	t.Helper()
+	opts.Script = &modelserver.Script{Replies: replies}
+	ms := modelserver.New(opts)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ms.Serve(l)
+	model, err := transport.Open(config.Model{Provider: "openai-ws", Endpoint: "ws://" + l.Addr().String() + "/v1/responses", Model: "test"},
+		func(string) string { return "" }, zap.NewNop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		model.Close()
+		ms.Close()
+	})
+	return ms, model
+}
+
+const addGo = "package p\n\nfunc add(a, b int) int {\n\t\n}\n"
+
+// inline asks for the inline completion at line:char under ctx, sending
+// $/cancelRequest if ctx ends first, as VS Code does.
+func (e *fakeEditor) inline(ctx context.Context, uri string, line, char int) (string, error) {
+	var res struct {
+		Items []struct {
+			InsertText string `json:"insertText"`
+		} `json:"items"`
+	}
+	err := protocol.Call(ctx, e.conn, "textDocument/inlineCompletion", map[string]any{
+		"textDocument": map[string]any{"uri": uri},
+		"position":     map[string]any{"line": line, "character": char},
+		"context":      map[string]any{"triggerKind": 2},
+	}, &res)
+	if err != nil || len(res.Items) == 0 {
+		return "", err
+	}
+	return res.Items[0].InsertText, nil
+}
+
+// Typing what the ghost text shows is served by the same generation: no
+// new model request, the remainder every time, even though each keystroke
+// cancels the pending request first, as VS Code does.
+func TestTypedAheadReuseSurvivesCancelRequest(t *testing.T) {
+	ms, model := loopbackModel(t, modelserver.Options{}, modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b"})
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", addGo)
+
+	got, err := e.inline(context.Background(), uri, 3, 1)
+	if err != nil || got != "return a + b" {
+		t.Fatalf("first suggestion %q, %v", got, err)
+	}
+	typed := ""
+	for i, ch := range "return a" {
+		// A request is pending when the key comes; the editor cancels it.
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.inline(ctx, uri, 3, 1+len(typed))
+		}()
+		cancel()
+		<-done
+		e.change(uri, i+2, 3, 1+len(typed), 3, 1+len(typed), string(ch))
+		typed += string(ch)
+		got, err := e.inline(context.Background(), uri, 3, 1+len(typed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.TrimPrefix("return a + b", typed); got != want {
+			t.Fatalf("after typing %q: suggestion %q, want %q", typed, got, want)
+		}
+	}
+	if n := ms.Stats().Requests; n != 1 {
+		t.Fatalf("model requests = %d, want 1 (typed-ahead reuse)", n)
+	}
+}
+
+// A keystroke that diverges from the suggestion stops the generation at
+// the model, and the request it superseded answers an empty list.
+func TestDivergentKeystrokeCancelsAtTheModel(t *testing.T) {
+	ms, model := loopbackModel(t, modelserver.Options{Rate: 20},
+		modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: strings.Repeat("return a + b // and a long explanation ", 10)})
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-nvim-0.12.4.json", map[string]any{"streaming": true})
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", addGo)
+
+	type answer struct {
+		text string
+		err  error
+	}
+	first := make(chan answer, 1)
+	go func() {
+		s, err := e.inline(context.Background(), uri, 3, 1)
+		first <- answer{s, err}
+	}()
+	// Wait until the model is streaming (a partial reached the client).
+	e.waitFor("wisp/inlineCompletionPartial", func(p json.RawMessage) bool { return true })
+	e.change(uri, 2, 3, 1, 3, 1, "x") // the suggestion starts with "r"
+	a := <-first
+	if a.err != nil || a.text != "" {
+		t.Fatalf("superseded request answered %q, %v; want an empty list, no error", a.text, a.err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for ms.Stats().Cancels == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	st := ms.Stats()
+	if st.Cancels != 1 {
+		t.Fatalf("model saw %d cancels, want 1", st.Cancels)
+	}
+	if st.TokensAfterCancel >= 5 {
+		t.Fatalf("model generated %d tokens after the cancel", st.TokensAfterCancel)
+	}
+}
+
+// textDocument/completion answers within its budget while the model is
+// slow — with an empty complete list, never an empty incomplete one — and
+// the next request is served from the finished generation.
+func TestCompletionItemBudgetThenCache(t *testing.T) {
+	ms, model := loopbackModel(t, modelserver.Options{TTFT: 400 * time.Millisecond},
+		modelserver.Reply{PrefixEndsWith: "int {\n\tret", Text: "urn a + b"})
+	cfg := config.Default()
+	cfg.Completion.ItemBudget = 50 * time.Millisecond
+	e := startServer(t, model, cfg)
+	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", strings.Replace(addGo, "\t\n", "\tret\n", 1))
+
+	type list struct {
+		IsIncomplete bool `json:"isIncomplete"`
+		Items        []struct {
+			Label      string `json:"label"`
+			FilterText string `json:"filterText"`
+			Format     int    `json:"insertTextFormat"`
+			TextEdit   struct {
+				NewText string         `json:"newText"`
+				Range   protocol.Range `json:"range"`
+			} `json:"textEdit"`
+		} `json:"items"`
+	}
+	params := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 3, "character": 4},
+		"context": map[string]any{"triggerKind": 1}}
+	var first list
+	e.mustCall("textDocument/completion", params, &first)
+	if first.IsIncomplete || len(first.Items) != 0 {
+		t.Fatalf("slow model: got %+v, want an empty complete list", first)
+	}
+	// The generation carries on into the cache.
+	deadline := time.Now().Add(10 * time.Second)
+	var second list
+	for time.Now().Before(deadline) {
+		e.mustCall("textDocument/completion", params, &second)
+		if len(second.Items) > 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(second.Items) != 1 {
+		t.Fatalf("no item after the model finished: %+v", second)
+	}
+	it := second.Items[0]
+	if it.TextEdit.NewText != "return a + b" || !strings.HasPrefix(it.FilterText, "ret") || it.Format != 1 {
+		t.Fatalf("item %+v: want textEdit from the word start with newText %q, filterText starting with the word, plain text", it, "return a + b")
+	}
+	if it.TextEdit.Range.Start.Character != 1 || it.TextEdit.Range.End.Character != 4 {
+		t.Fatalf("textEdit range %+v, want the word before the cursor (1..4)", it.TextEdit.Range)
+	}
+	if n := ms.Stats().Requests; n != 1 {
+		t.Fatalf("model requests = %d, want 1", n)
+	}
+}
