@@ -122,6 +122,16 @@ func (n *nvim) expr(expr string) string {
 	return out
 }
 
+// exprJSON evaluates expr in Neovim and decodes its value into v, through
+// JSON, so that tabs and newlines survive the trip.
+func (n *nvim) exprJSON(expr string, v any) {
+	n.t.Helper()
+	out := n.expr("json_encode(" + expr + ")")
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), v); err != nil {
+		n.t.Fatalf("%s = %q: %v", expr, out, err)
+	}
+}
+
 // send types keys (in <Key> notation) into Neovim.
 func (n *nvim) send(keys string) {
 	n.t.Helper()
@@ -133,7 +143,9 @@ func (n *nvim) send(keys string) {
 // lines returns the buffer's lines.
 func (n *nvim) lines() []string {
 	n.t.Helper()
-	return strings.Split(n.expr(`join(getline(1, "$"), "\n")`), "\n")
+	var lines []string
+	n.exprJSON(`getline(1, "$")`, &lines)
+	return lines
 }
 
 // waitLine waits until line (1-based) of the buffer is want.
@@ -153,7 +165,8 @@ func (n *nvim) typeAndAccept(wantGhost string) []string {
 	n.send("<Esc>4GAhello")
 	var seen []string
 	waitFor(n.t, 20*time.Second, fmt.Sprintf("ghost text %q is shown", wantGhost), func() (bool, string) {
-		ghost := n.expr(`luaeval("wisp_test.ghost()")`)
+		var ghost string
+		n.exprJSON(`luaeval("wisp_test.ghost()")`, &ghost)
 		if ghost != "" && (len(seen) == 0 || seen[len(seen)-1] != ghost) {
 			seen = append(seen, ghost)
 		}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// buildWisp builds cmd/wisp into dir and returns the binary's path.
+func buildWisp(ctx context.Context, repo, dir string) (string, error) {
+	bin := filepath.Join(dir, "wisp")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/wisp")
+	cmd.Dir = repo
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/wisp: %w\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// cleanEnv is the environment for child processes: no WISP_* settings
+// and no user config file, so only the benchmark's options apply.
+func cleanEnv(home string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "WISP_") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "XDG_CONFIG_HOME="+home)
+}
+
+// modelServer is a running `wisp model-server`.
+type modelServer struct {
+	cmd  *exec.Cmd
+	addr string // host:port
+	done chan struct{}
+}
+
+// modelKnobs are the model server's pacing flags.
+type modelKnobs struct {
+	TTFT  time.Duration `json:"ttft"`
+	Rate  float64       `json:"rate"`
+	Delay time.Duration `json:"delay"`
+}
+
+// startModelServer runs the model server on a free loopback port, its
+// local engine indexing workspace.
+func startModelServer(bin, workspace, home string, k modelKnobs) (*modelServer, error) {
+	cmd := exec.Command(bin, "model-server", "--listen", "127.0.0.1:0", "--workspace", workspace,
+		"--ttft", k.TTFT.String(), "--rate", strconv.FormatFloat(k.Rate, 'f', -1, 64), "--delay", k.Delay.String())
+	cmd.Env = cleanEnv(home)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("model server stdout: %w", err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start model server: %w", err)
+	}
+	ms := &modelServer{cmd: cmd, done: make(chan struct{})}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if _, rest, ok := strings.Cut(sc.Text(), "listening on http://"); ok {
+				a, _, _ := strings.Cut(rest, " ")
+				addr <- a
+			}
+		}
+		close(addr)
+	}()
+	go func() { cmd.Wait(); close(ms.done) }()
+	select {
+	case a, ok := <-addr:
+		if !ok {
+			<-ms.done
+			return nil, fmt.Errorf("model server exited: %s", stderr.String())
+		}
+		ms.addr = a
+	case <-time.After(30 * time.Second):
+		ms.stop()
+		return nil, fmt.Errorf("model server did not start: %s", stderr.String())
+	}
+	return ms, nil
+}
+
+// serverStats is GET /stats of the model server.
+type serverStats struct {
+	Connections       int64 `json:"connections"`
+	WebSockets        int64 `json:"websockets"`
+	Requests          int64 `json:"requests"`
+	Tokens            int64 `json:"tokens"`
+	Cancels           int64 `json:"cancels"`
+	TokensAfterCancel int64 `json:"tokensAfterCancel"`
+}
+
+func (m *modelServer) stats() (serverStats, error) {
+	var s serverStats
+	resp, err := http.Get("http://" + m.addr + "/stats")
+	if err != nil {
+		return s, fmt.Errorf("model server stats: %w", err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil {
+		return s, fmt.Errorf("model server stats: %w", err)
+	}
+	return s, nil
+}
+
+func (m *modelServer) stop() {
+	m.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-m.done:
+	case <-time.After(5 * time.Second):
+		m.cmd.Process.Kill()
+		<-m.done
+	}
+}
+
+// wispProc is a running `wisp serve`, talked to over its stdio.
+type wispProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	stderr *lockedBuffer
+	done   chan struct{}
+}
+
+func startWisp(bin, home string) (*wispProc, error) {
+	cmd := exec.Command(bin, "serve", "--log-level", "warn")
+	cmd.Env = cleanEnv(home)
+	p := &wispProc{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	var err error
+	if p.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("wisp stdin: %w", err)
+	}
+	if p.stdout, err = cmd.StdoutPipe(); err != nil {
+		return nil, fmt.Errorf("wisp stdout: %w", err)
+	}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start wisp serve: %w", err)
+	}
+	go func() { cmd.Wait(); close(p.done) }()
+	return p, nil
+}
+
+// Read, Write and Close make the process's stdio the client's stream.
+func (p *wispProc) Read(b []byte) (int, error)  { return p.stdout.Read(b) }
+func (p *wispProc) Write(b []byte) (int, error) { return p.stdin.Write(b) }
+func (p *wispProc) Close() error                { return p.stdin.Close() }
+
+// wait waits for the process to exit after shutdown, killing it if slow.
+func (p *wispProc) wait() {
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+		p.cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// lockedBuffer collects a child's stderr.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.b.Len() > 1<<20 {
+		return len(p), nil // enough to diagnose; keep memory bounded
+	}
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// clockTicks is USER_HZ, the unit of /proc/PID/stat times; 100 on every
+// Linux architecture Go supports.
+const clockTicks = 100
+
+// cpuTime reads a process's user+system CPU time from /proc/PID/stat.
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, fmt.Errorf("cpu time: %w", err)
+	}
+	// Fields after the command name, which is in parentheses and may hold
+	// spaces: state is field 3, utime 14, stime 15.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("cpu time: malformed /proc/%d/stat", pid)
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("cpu time: short /proc/%d/stat", pid)
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("cpu time: malformed /proc/%d/stat", pid)
+	}
+	return time.Duration(ut+st) * time.Second / clockTicks, nil
+}
+
+// rssBytes reads a process's resident set size from /proc/PID/status.
+func rssBytes(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("rss: %w", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(rest)
+			if len(f) >= 1 {
+				kb, err := strconv.ParseInt(f[0], 10, 64)
+				if err != nil {
+					return 0, fmt.Errorf("rss: %w", err)
+				}
+				return kb << 10, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("rss: no VmRSS in /proc/%d/status", pid)
+}

@@ -1,0 +1,205 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/transport/modelserver"
+)
+
+const sumGo = `package p
+
+// Sum adds xs.
+func Sum(xs []int) int {
+	total := 0
+	for _, x := range xs {
+		total += x
+	}
+	return total
+}
+`
+
+const renamedReply = "Sure:\n```go\nfunc Sum(xs []int) int {\n\tsum := 0\n\tfor _, x := range xs {\n\t\tsum += x\n\t}\n\treturn sum\n}\n```\nDone."
+
+type appliedEdit struct {
+	Edit struct {
+		DocumentChanges []struct {
+			TextDocument struct {
+				URI     string `json:"uri"`
+				Version int32  `json:"version"`
+			} `json:"textDocument"`
+			Edits []struct {
+				Range struct {
+					Start struct{ Line, Character int } `json:"start"`
+					End   struct{ Line, Character int } `json:"end"`
+				} `json:"range"`
+				NewText string `json:"newText"`
+			} `json:"edits"`
+		} `json:"documentChanges"`
+	} `json:"edit"`
+}
+
+func (e *fakeEditor) quickEdit(uri string, version int, line int, instruction string) error {
+	return e.call("workspace/executeCommand", map[string]any{"command": "wisp.quickEdit", "arguments": []any{map[string]any{
+		"textDocument": map[string]any{"uri": uri, "version": version},
+		"range":        map[string]any{"start": map[string]any{"line": line, "character": 1}, "end": map[string]any{"line": line, "character": 1}},
+		"instruction":  instruction,
+	}}}, nil)
+}
+
+func (e *fakeEditor) appliedEdits() []appliedEdit {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]appliedEdit, 0, len(e.applied))
+	for _, raw := range e.applied {
+		var a appliedEdit
+		if err := json.Unmarshal(raw, &a); err != nil {
+			e.t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// The applyEdit the client receives is versioned and minimal: each edit
+// replaces just the renamed identifier, not the function.
+func TestQuickEditIsVersionedAndMinimal(t *testing.T) {
+	_, model := loopbackModel(t, modelserver.Options{}, modelserver.Reply{InstructionContains: "rename", Text: renamedReply})
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+	uri := "file:///tmp/sum.go"
+	e.open(uri, "go", sumGo)
+	if err := e.quickEdit(uri, 1, 5, "rename total to sum"); err != nil {
+		t.Fatal(err)
+	}
+	got := e.appliedEdits()
+	if len(got) != 1 || len(got[0].Edit.DocumentChanges) != 1 {
+		t.Fatalf("applyEdit calls: %+v", got)
+	}
+	dc := got[0].Edit.DocumentChanges[0]
+	if dc.TextDocument.URI != uri || dc.TextDocument.Version != 1 {
+		t.Fatalf("edit for %s version %d, want %s version 1", dc.TextDocument.URI, dc.TextDocument.Version, uri)
+	}
+	if len(dc.Edits) != 3 {
+		t.Fatalf("%d edits, want 3: %+v", len(dc.Edits), dc.Edits)
+	}
+	for _, ed := range dc.Edits {
+		if ed.NewText != "sum" || ed.Range.Start.Line != ed.Range.End.Line || ed.Range.End.Character-ed.Range.Start.Character != len("total") {
+			t.Fatalf("edit %+v replaces more than the identifier", ed)
+		}
+	}
+}
+
+// Typing elsewhere while the model works: the edits are rebased onto the
+// new version. Typing where the edits apply: refused with a message.
+func TestQuickEditRebasesOrRefuses(t *testing.T) {
+	_, model := loopbackModel(t, modelserver.Options{TTFT: 300 * time.Millisecond},
+		modelserver.Reply{InstructionContains: "rename", Text: renamedReply})
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+	uri := "file:///tmp/sum.go"
+	e.open(uri, "go", sumGo)
+
+	done := make(chan error, 1)
+	go func() { done <- e.quickEdit(uri, 1, 5, "rename total to sum") }()
+	time.Sleep(50 * time.Millisecond)                              // the model is working
+	e.change(uri, 2, 0, 0, 0, 0, "// Package p sums.\n// More.\n") // two lines above
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := e.appliedEdits()
+	if len(got) != 1 {
+		t.Fatalf("applyEdit calls: %d", len(got))
+	}
+	dc := got[0].Edit.DocumentChanges[0]
+	if dc.TextDocument.Version != 2 {
+		t.Fatalf("rebased edit for version %d, want 2", dc.TextDocument.Version)
+	}
+	if first := dc.Edits[0].Range.Start; first.Line != 6 || first.Character != 1 {
+		t.Fatalf("first edit at %+v, want line 6 char 1 (two lines lower)", first)
+	}
+
+	// Now overlap: change "total" on the line the edit rewrites.
+	go func() { done <- e.quickEdit(uri, 2, 7, "rename total to sum") }()
+	time.Sleep(50 * time.Millisecond)
+	e.change(uri, 3, 6, 1, 6, 6, "count")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := len(e.appliedEdits()); n != 1 {
+		t.Fatalf("an edit was applied over a conflicting change (%d applyEdit calls)", n)
+	}
+	e.waitFor("window/showMessage", func(p json.RawMessage) bool { return strings.Contains(string(p), "not applied") })
+}
+
+// Progress is reported under a server-created token, and cancelling that
+// token stops the generation at the model and applies nothing.
+func TestQuickEditProgressAndCancel(t *testing.T) {
+	ms, model := loopbackModel(t, modelserver.Options{Rate: 30},
+		modelserver.Reply{InstructionContains: "rename", Text: renamedReply + strings.Repeat(" padding", 40)})
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+	uri := "file:///tmp/sum.go"
+	e.open(uri, "go", sumGo)
+
+	done := make(chan error, 1)
+	go func() { done <- e.quickEdit(uri, 1, 5, "rename total to sum") }()
+	begin := e.waitFor("$/progress", func(p json.RawMessage) bool { return strings.Contains(string(p), `"begin"`) })
+	e.waitFor("$/progress", func(p json.RawMessage) bool { return strings.Contains(string(p), `"report"`) })
+	var prog struct {
+		Token any `json:"token"`
+	}
+	json.Unmarshal(begin, &prog)
+	e.notify("window/workDoneProgress/cancel", map[string]any{"token": prog.Token})
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("$/progress", func(p json.RawMessage) bool { return strings.Contains(string(p), `"end"`) })
+	if n := len(e.appliedEdits()); n != 0 {
+		t.Fatalf("a cancelled edit was applied")
+	}
+	waitCancels(t, ms, 1)
+}
+
+// A second quick edit of the same region while the first generates
+// cancels the first at the model; only the second is applied.
+func TestQuickEditSteering(t *testing.T) {
+	ms, model := loopbackModel(t, modelserver.Options{Rate: 30},
+		modelserver.Reply{InstructionContains: "slowly", Text: renamedReply + strings.Repeat(" padding", 40)},
+		modelserver.Reply{InstructionContains: "rename", Text: renamedReply})
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+	uri := "file:///tmp/sum.go"
+	e.open(uri, "go", sumGo)
+
+	first := make(chan error, 1)
+	go func() { first <- e.quickEdit(uri, 1, 5, "rewrite this slowly") }()
+	for ms.Stats().Tokens == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := e.quickEdit(uri, 1, 6, "rename total to sum"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	waitCancels(t, ms, 1)
+	got := e.appliedEdits()
+	if len(got) != 1 || got[0].Edit.DocumentChanges[0].Edits[0].NewText != "sum" {
+		t.Fatalf("applied %+v, want only the second instruction's edit", got)
+	}
+}
+
+func waitCancels(t *testing.T, ms *modelserver.Server, want int64) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for ms.Stats().Cancels < want && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st := ms.Stats(); st.Cancels != want || st.TokensAfterCancel >= 5 {
+		t.Fatalf("model stats %+v, want %d cancel(s) and under 5 tokens after", st, want)
+	}
+}
