@@ -329,16 +329,17 @@ func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead b
 			}
 			return s, nil
 		}
+		updated := g.updated
+		e.mu.Unlock()
 		if q.Partial != nil && rest != lastPartial {
+			// Outside the lock: sending may block on a slow client, and
+			// DidChange on the read loop must never wait for that.
 			lastPartial = rest
 			q.Partial(rest)
 		}
-		updated := g.updated
-		e.mu.Unlock()
 		select {
 		case <-updated:
 		case <-ctx.Done():
-			e.mu.Lock()
 			return Suggestion{}, nil
 		case <-budget:
 			e.mu.Lock()

@@ -71,3 +71,19 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() (ok b
 		<-tick.C
 	}
 }
+
+// wispLogEnv makes a wisp started by an editor log to dir at debug level,
+// and prints the end of that log if the test fails.
+func wispLogEnv(t *testing.T, dir string) []string {
+	t.Helper()
+	logPath := filepath.Join(dir, "wisp.log")
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		if data, err := os.ReadFile(logPath); err == nil && len(data) > 0 {
+			t.Logf("wisp log (last 4000 bytes):\n%s", tail(string(data), 4000))
+		}
+	})
+	return []string{"WISP_LOG_FILE=" + logPath, "WISP_LOG_LEVEL=debug"}
+}

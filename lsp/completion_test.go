@@ -195,3 +195,31 @@ func TestCompletionItemBudgetThenCache(t *testing.T) {
 		t.Fatalf("model requests = %d, want 1", n)
 	}
 }
+
+// Cancelling a request while its suggestion streams leaves the server
+// responsive: the next change and request are served (a regression: the
+// cancelled request once kept the engine's lock).
+func TestCancelWhileStreamingKeepsServing(t *testing.T) {
+	_, model := loopbackModel(t, modelserver.Options{Rate: 25},
+		modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b // with a longer tail to stream"})
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-nvim-0.7.2.json", map[string]any{"streaming": true})
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", addGo)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.inline(ctx, uri, 3, 1)
+	}()
+	e.waitFor("wisp/inlineCompletionPartial", func(json.RawMessage) bool { return true })
+	cancel()
+	<-done
+	e.change(uri, 2, 3, 1, 3, 1, "r")
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel2()
+	got, err := e.inline(ctx2, uri, 3, 2)
+	if err != nil || !strings.HasPrefix(got, "eturn a + b") {
+		t.Fatalf("after a cancel mid-stream: %q, %v", got, err)
+	}
+}

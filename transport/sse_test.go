@@ -120,8 +120,7 @@ func TestSSECancelClosesStream(t *testing.T) {
 	gone := make(chan struct{})
 	ts := newTestHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
 		sse(w, chatChunk("one"))
-		<-r.Context().Done() // the client closed the stream
-		close(gone)
+		closedBy(r, gone) // the client closed the stream
 	})
 	m := newTestSSE(t, ts, SSEConfig{})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -136,8 +135,7 @@ func TestSSEStopClosesStream(t *testing.T) {
 	gone := make(chan struct{})
 	ts := newTestHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
 		sse(w, chatChunk("ab\n"), chatChunk("\ncd"))
-		<-r.Context().Done()
-		close(gone)
+		closedBy(r, gone)
 	})
 	m := newTestSSE(t, ts, SSEConfig{})
 	res, err := m.Generate(context.Background(), Request{Stop: []string{"\n\n"}}, nil)
@@ -200,5 +198,15 @@ func TestSSERefusesRedirectToOtherHost(t *testing.T) {
 	case r := <-other.requests:
 		t.Errorf("the other host received a request (Authorization %q)", r.Header.Get("Authorization"))
 	default:
+	}
+}
+
+// closedBy closes gone when the client ends the request, giving up (and
+// leaving gone open, which fails the test) after 10s.
+func closedBy(r *http.Request, gone chan struct{}) {
+	select {
+	case <-r.Context().Done():
+		close(gone)
+	case <-time.After(10 * time.Second):
 	}
 }

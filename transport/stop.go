@@ -50,8 +50,8 @@ func (s *stopper) feed(delta string) (emit string, stopped bool) {
 			}
 		}
 	}
-	s.held = ""
-	return buf, false
+	s.held = buf[len(buf)-keep:]
+	return buf[:len(buf)-keep], false
 }
 
 // flush returns the held-back text at the end of a generation that no

@@ -365,6 +365,7 @@ func TestWSStopSequenceSplitAcrossDeltas(t *testing.T) {
 		for _, d := range []string{"x := 1", "\n", "</e", "nd>", "never"} {
 			s.delta(m.StreamID, d)
 		}
+		s.completed(m.StreamID, "", 5) // too late: the client stopped at </end>
 		c, _ := s.next()
 		cancels <- c
 		s.next()

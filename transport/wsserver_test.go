@@ -116,10 +116,18 @@ func (ts *testWSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	<-readerDone
 }
 
-// next returns the next client frame; false once the connection is gone.
+// next returns the next client frame; false once the connection is gone,
+// or after 10s of silence, so a misbehaving client fails a test rather
+// than hanging it.
 func (s *wsSession) next() (wsClientMsg, bool) {
-	m, ok := <-s.in
-	return m, ok
+	t := time.NewTimer(10 * time.Second)
+	defer t.Stop()
+	select {
+	case m, ok := <-s.in:
+		return m, ok
+	case <-t.C:
+		return wsClientMsg{}, false
+	}
 }
 
 func (s *wsSession) send(v any) {

@@ -32,6 +32,8 @@ function M.check()
   local client = wisp.client()
   if client == nil then
     warn("wisp is not running; open a file of a configured filetype (" .. table.concat(wisp.config.filetypes, ", ") .. ")")
+  elseif not client.initialized then
+    warn("wisp is starting (initialize not answered yet); run :checkhealth wisp again")
   else
     ok(("running (client id %d, position encoding %s)"):format(client.id, tostring(client.offset_encoding)))
     local caps = client.server_capabilities or {}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// writeTable prints the results as a markdown table, then the notes.
+func writeTable(w io.Writer, rs []result) {
+	fmt.Fprintln(w, "| configuration | keys | shown in time | any ghost | first ghost p50/p95/p99 ms | complete p50/p95/p99 ms | overhead p50/p95/p99 ms | model req /100 keys | typed-ahead+cache | tokens after cancel | CPU ms/key | RSS MB | initialize ms |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|")
+	for _, r := range rs {
+		fmt.Fprintf(w, "| %s | %d | %.1f%% | %.1f%% | %s | %s | %s | %.1f | %.1f%% | %.2f%% | %.2f | %.1f | %.1f |\n",
+			r.Setup.Name, r.Keys, 100*r.ShownInTime, 100*r.ShownAny, triple(r.FirstGhost), triple(r.Complete), triple(r.Overhead),
+			r.RequestsPer100, 100*r.ReuseShare, 100*r.AfterCancelShare, r.CPUPerKeyMs, r.RSSMB, r.InitMs)
+	}
+	for _, r := range rs {
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "\n- %s: %s", r.Setup.Name, n)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func triple(d dist) string {
+	if d.N == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f / %.1f / %.1f (n=%d)", d.P50, d.P95, d.P99, d.N)
+}
+
+// target is one of wisp's performance targets, judged on the results.
+type target struct {
+	Name   string `json:"name"`
+	Met    bool   `json:"met"`
+	Detail string `json:"detail"`
+	// Unjudged: the run lacks what the target needs.
+	Unjudged bool `json:"unjudged,omitempty"`
+}
+
+func find(rs []result, name string) *result {
+	for i := range rs {
+		if rs[i].Setup.Name == name {
+			return &rs[i]
+		}
+	}
+	return nil
+}
+
+// judge checks the targets against the results.
+func judge(rs []result) []target {
+	var ts []target
+	add := func(name string, met bool, format string, args ...any) {
+		ts = append(ts, target{Name: name, Met: met, Detail: fmt.Sprintf(format, args...)})
+	}
+	unjudged := func(name, why string) { ts = append(ts, target{Name: name, Unjudged: true, Detail: why}) }
+	ws, sse, newc, off := find(rs, "ws"), find(rs, "sse-keepalive"), find(rs, "sse-newconn"), find(rs, "ws-nostream-noreuse")
+	if ws != nil {
+		add("shown in time ≥ 90%", ws.ShownInTime >= 0.90, "%.1f%% (ws)", 100*ws.ShownInTime)
+		add("overhead p50 < 2 ms, p99 < 10 ms", ws.Overhead.N > 0 && ws.Overhead.P50 < 2 && ws.Overhead.P99 < 10,
+			"p50 %.2f ms, p99 %.2f ms over %d model-bound keys (ws, incl. a 5,000-line file)", ws.Overhead.P50, ws.Overhead.P99, ws.Overhead.N)
+		worst := 0.0
+		for _, r := range rs {
+			worst = max(worst, r.AfterCancelShare)
+		}
+		add("tokens after cancel < 5%", worst < 0.05, "worst configuration %.2f%%", 100*worst)
+		worstInit := 0.0
+		for _, r := range rs {
+			worstInit = max(worstInit, r.InitMs)
+		}
+		add("initialize < 50 ms", worstInit < 50, "slowest %.1f ms", worstInit)
+	}
+	if ws != nil && newc != nil {
+		if len(newc.Notes) > 0 {
+			unjudged("WebSocket vs new-connection SSE", "the new-connection switch is not honoured by this build: "+strings.Join(newc.Notes, "; "))
+		} else {
+			dOver := 1 - ws.Overhead.P50/newc.Overhead.P50
+			dFirst := 1 - ws.FirstGhost.P50/newc.FirstGhost.P50
+			add("WebSocket vs new-connection SSE: overhead −80%, first ghost −50%", dOver >= 0.8 && dFirst >= 0.5,
+				"overhead p50 %.2f vs %.2f ms (−%.0f%%), first ghost p50 %.1f vs %.1f ms (−%.0f%%)",
+				ws.Overhead.P50, newc.Overhead.P50, 100*dOver, ws.FirstGhost.P50, newc.FirstGhost.P50, 100*dFirst)
+		}
+	}
+	_ = sse
+	if ws != nil && off != nil {
+		if len(off.Notes) > 0 {
+			unjudged("typed-ahead reuse: ≥ 40% fewer model requests", "the reuse switch is not honoured by this build: "+strings.Join(off.Notes, "; "))
+		} else {
+			fewer := 1 - ws.RequestsPer100/off.RequestsPer100
+			add("typed-ahead reuse: ≥ 40% fewer model requests at equal or better latency", fewer >= 0.4 && ws.FirstGhost.P50 <= off.FirstGhost.P50,
+				"%.1f vs %.1f requests per 100 keys (−%.0f%%); first ghost p50 %.1f vs %.1f ms",
+				ws.RequestsPer100, off.RequestsPer100, 100*fewer, ws.FirstGhost.P50, off.FirstGhost.P50)
+		}
+	}
+	for _, r := range rs {
+		if strings.HasPrefix(r.Setup.Name, "scale") {
+			add("RSS < 60 MB in the scale run", r.RSSMB < 60, "%.1f MB; overhead p50 %.2f ms, p99 %.2f ms", r.RSSMB, r.Overhead.P50, r.Overhead.P99)
+		}
+	}
+	return ts
+}
+
+func writeTargets(w io.Writer, ts []target) {
+	fmt.Fprintln(w, "\n| target | verdict | measured |")
+	fmt.Fprintln(w, "|---|---|---|")
+	for _, t := range ts {
+		v := "missed"
+		switch {
+		case t.Unjudged:
+			v = "not measured"
+		case t.Met:
+			v = "met"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", t.Name, v, t.Detail)
+	}
+}

@@ -1,0 +1,148 @@
+package completion_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// scriptedModel streams reply one byte at a time, waiting gap between
+// bytes, and counts requests and cancellations.
+type scriptedModel struct {
+	reply     string
+	gap       time.Duration
+	requests  atomic.Int64
+	cancelled atomic.Int64
+}
+
+func (m *scriptedModel) Generate(ctx context.Context, req transport.Request, onDelta func(string)) (transport.Result, error) {
+	m.requests.Add(1)
+	for i := range len(m.reply) {
+		if m.gap > 0 {
+			select {
+			case <-time.After(m.gap):
+			case <-ctx.Done():
+				m.cancelled.Add(1)
+				return transport.Result{}, &transport.Error{Kind: transport.KindCancelled, Err: ctx.Err()}
+			}
+		}
+		onDelta(m.reply[i : i+1])
+	}
+	return transport.Result{Text: m.reply}, nil
+}
+
+func (m *scriptedModel) Close() error { return nil }
+
+func engine(m transport.Model, grace time.Duration) *completion.Engine {
+	cfg := config.Default().Completion
+	cfg.Grace = grace
+	return completion.NewEngine(completion.Options{Model: m, Config: cfg})
+}
+
+const src = "package p\n\nfunc f() int {\n\treturn \n}\n"
+
+var cursor = len("package p\n\nfunc f() int {\n\treturn ")
+
+func query(doc *text.Text, at int) completion.Query {
+	return completion.Query{URI: "file:///p.go", Path: "/p.go", LanguageID: "go", Text: doc, Cursor: at}
+}
+
+// type inserts s at off, telling the engine, and returns the new text.
+func typeAt(e *completion.Engine, doc *text.Text, off int, s string) *text.Text {
+	next, ed, err := doc.Replace(off, off, s)
+	if err != nil {
+		panic(err)
+	}
+	e.DidChange("file:///p.go", doc, next, []text.Edit{ed})
+	return next
+}
+
+func TestBackspaceAndRetypeServedFromCache(t *testing.T) {
+	m := &scriptedModel{reply: "42"}
+	e := engine(m, 200*time.Millisecond)
+	defer e.Close()
+	doc := text.New(src)
+	s, err := e.Suggest(context.Background(), query(doc, cursor))
+	if err != nil || s.Text != "42" {
+		t.Fatalf("suggestion %+v, %v", s, err)
+	}
+	typed := typeAt(e, doc, cursor, "4")
+	if s, _ := e.Suggest(context.Background(), query(typed, cursor+1)); s.Text != "2" || s.Source != completion.FromTypedHead {
+		t.Fatalf("typed ahead: %+v", s)
+	}
+	// Backspace over the typed key and the space before the anchor (the
+	// generation is dropped), then type the space again: the cache has it.
+	back, ed, _ := typed.Replace(cursor-1, cursor+1, "")
+	e.DidChange("file:///p.go", typed, back, []text.Edit{ed})
+	again := typeAt(e, back, cursor-1, " ")
+	s, _ = e.Suggest(context.Background(), query(again, cursor))
+	if s.Text != "42" || s.Source != completion.FromCache {
+		t.Fatalf("after backspace and retype: %+v, want \"42\" from the cache", s)
+	}
+	again = typeAt(e, again, cursor, "4")
+	if s, _ = e.Suggest(context.Background(), query(again, cursor+1)); s.Text != "2" || s.Source != completion.FromCache {
+		t.Fatalf("typing on from the cache: %+v", s)
+	}
+	if n := m.requests.Load(); n != 1 {
+		t.Fatalf("%d model requests, want 1", n)
+	}
+}
+
+// A generation no request wants any more stops at the model after the
+// grace period, not before: the next keystroke's request may want it.
+func TestGraceThenCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: "1234567890", gap: 100 * time.Millisecond}
+		e := engine(m, 250*time.Millisecond)
+		defer e.Close()
+		doc := text.New(src)
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { e.Suggest(ctx, query(doc, cursor)) })
+		time.Sleep(150 * time.Millisecond)
+		cancel() // the editor cancelled its request
+		wg.Wait()
+		time.Sleep(200 * time.Millisecond) // within the grace period
+		synctest.Wait()
+		if m.cancelled.Load() != 0 {
+			t.Fatal("the generation stopped before the grace period ended")
+		}
+		time.Sleep(100 * time.Millisecond)
+		synctest.Wait()
+		if m.cancelled.Load() != 1 {
+			t.Fatal("the unwanted generation did not stop after the grace period")
+		}
+	})
+}
+
+// A keystroke that disagrees with the stream cancels it at once.
+func TestDivergenceCancels(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: "abcdef", gap: 50 * time.Millisecond}
+		e := engine(m, time.Second)
+		defer e.Close()
+		doc := text.New(src)
+		var wg sync.WaitGroup
+		var got completion.Suggestion
+		wg.Go(func() { got, _ = e.Suggest(context.Background(), query(doc, cursor)) })
+		time.Sleep(120 * time.Millisecond) // "ab" streamed
+		typeAt(e, doc, cursor, "x")
+		wg.Wait()
+		synctest.Wait()
+		if got.Text != "" || m.cancelled.Load() != 1 {
+			t.Fatalf("got %+v, cancelled %d; want an empty answer and one cancel", got, m.cancelled.Load())
+		}
+	})
+}
