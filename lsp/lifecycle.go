@@ -43,6 +43,7 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 		warnings = append(warnings, err.Error())
 	}
 	s.cfg, s.enc, s.client, s.state = cfg, enc, features, stateRunning
+	s.roots = workspaceRoots(p)
 	s.mu.Unlock()
 
 	for _, w := range warnings {
@@ -137,6 +138,20 @@ func (s *Server) startModels(ctx context.Context, cfg config.Config) {
 			snap.Release()
 		}
 	}
+	if ix, ok := model.(transport.Indexer); ok {
+		s.mu.Lock()
+		roots := s.roots
+		s.mu.Unlock()
+		for _, root := range roots {
+			go func() {
+				// Bounded: the index lives in the server's memory, and a
+				// client rooted at a home folder must not make it huge.
+				if err := ix.IndexDir(ctx, root, 500, 8<<20); err != nil && ctx.Err() == nil {
+					s.log.Warn("indexing the workspace failed", zap.String("root", root), zap.Error(err))
+				}
+			}()
+		}
+	}
 	if w, ok := model.(transport.Warmer); ok {
 		go func() {
 			if err := w.Warm(ctx); err != nil {
@@ -203,4 +218,21 @@ func (s *Server) showOnce(ctx context.Context, kind protocol.MessageType, msg st
 	if !seen {
 		s.notify(ctx, protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: kind, Message: msg})
 	}
+}
+
+// workspaceRoots returns the file paths of the client's workspace folders,
+// or of its root URI.
+func workspaceRoots(p *protocol.InitializeParams) []string {
+	var roots []string
+	if folders, ok := p.WorkspaceFolders.Get(); ok {
+		for _, f := range folders {
+			if f.URI.IsFile() {
+				roots = append(roots, f.URI.FsPath())
+			}
+		}
+	}
+	if len(roots) == 0 && p.RootURI != nil && p.RootURI.IsFile() {
+		roots = append(roots, p.RootURI.FsPath())
+	}
+	return roots
 }

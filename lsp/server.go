@@ -59,6 +59,8 @@ type Server struct {
 	enc    text.Encoding
 	cfg    config.Config
 	client clientFeatures
+	// roots are the workspace folders' paths, from initialize.
+	roots []string
 	// engine serves inline completions; nil until initialize.
 	engine *completion.Engine
 	// models are closed at shutdown; completion and edit models.

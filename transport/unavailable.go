@@ -21,3 +21,10 @@ func (u unavailable) Generate(context.Context, Request, func(string)) (Result, e
 }
 
 func (unavailable) Close() error { return nil }
+
+// Indexer is implemented by models that learn from the workspace's files,
+// such as the local engine. The server hands it the workspace folders at
+// initialize, in the background.
+type Indexer interface {
+	IndexDir(ctx context.Context, root string, maxFiles int, maxBytes int64) error
+}

@@ -1,0 +1,102 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+// Each layer overrides the one before, and every value knows its source.
+func TestLayersAndSources(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "wisp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "wisp", "config.toml")
+	os.WriteFile(file, []byte(`
+streaming = true
+[model]
+provider = "openai"
+endpoint = "https://file.example/v1"
+model = "from-file"
+[edit.model]
+model = "deep"
+[completion]
+debounce = "30ms"
+`), 0o644)
+	c, warnings, err := Load(env(map[string]string{"XDG_CONFIG_HOME": dir, "WISP_MODEL": "from-env", "WISP_GRACE": "100"}))
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("Load: %v %v", err, warnings)
+	}
+	c, _, err = c.Merge([]byte(`{"model":{"endpoint":"https://init.example/v1"}}`), SourceInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err = c.Merge([]byte(`{"wisp":{"completion":{"budget":900}}}`), SourceDidChange)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{
+		"model.provider":      {"openai", "file " + file},
+		"model.endpoint":      {"https://init.example/v1", SourceInitialize},
+		"model.model":         {"from-env", "env WISP_MODEL"},
+		"edit.model.model":    {"deep", "file " + file},
+		"streaming":           {"true", "file " + file},
+		"completion.debounce": {"30ms", "file " + file},
+		"completion.grace":    {"100ms", "env WISP_GRACE"},
+		"completion.budget":   {"900", SourceDidChange},
+		"model.fimTemplate":   {"", SourceDefault},
+	}
+	got := map[string]Setting{}
+	for _, s := range c.Settings() {
+		got[s.Key] = s
+	}
+	for k, w := range want {
+		if got[k].Value != w[0] || got[k].Source != w[1] {
+			t.Errorf("%s = %q from %q, want %q from %q", k, got[k].Value, got[k].Source, w[0], w[1])
+		}
+	}
+	if c.Completion.Grace != 100*time.Millisecond || c.Completion.Budget != 900 {
+		t.Errorf("typed values: %+v", c.Completion)
+	}
+	// The edit model falls back to the completion model's other fields.
+	if em := c.EditModel(); em.Model != "deep" || em.Provider != "openai" || em.Endpoint != "https://init.example/v1" {
+		t.Errorf("EditModel = %+v", em)
+	}
+}
+
+func TestBadValuesWarnAndKeepTheOldValue(t *testing.T) {
+	c := Default()
+	c, warnings, err := c.Merge([]byte(`{"completion":{"budget":-3,"grace":"soon"},"nonsense":1,"model":{"provider":7}}`), SourceInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 4 {
+		t.Fatalf("warnings %q, want 4", warnings)
+	}
+	if !strings.Contains(strings.Join(warnings, "\n"), `unknown setting "nonsense"`) {
+		t.Errorf("warnings %q", warnings)
+	}
+	if c.Completion != Default().Completion || c.Model.Provider != ProviderLocal {
+		t.Errorf("bad values changed the config: %+v", c)
+	}
+	if _, _, err := c.Merge([]byte(`[1,2]`), SourceInitialize); err == nil {
+		t.Error("a non-object was accepted")
+	}
+	if same, _, err := c.Merge([]byte(`null`), SourceInitialize); err != nil || same.Model != c.Model {
+		t.Error("null settings changed something")
+	}
+}
+
+func TestMalformedFileIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "wisp"), 0o755)
+	os.WriteFile(filepath.Join(dir, "wisp", "config.toml"), []byte("[model\nprovider="), 0o644)
+	if _, _, err := Load(env(map[string]string{"XDG_CONFIG_HOME": dir})); err == nil || !strings.Contains(err.Error(), "config.toml") {
+		t.Fatalf("got %v", err)
+	}
+}
