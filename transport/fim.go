@@ -21,7 +21,9 @@ import (
 // chunks {"choices":[{"text":…,"finish_reason":…}]}): the same body; with a
 // FIM template the prompt is RenderFIM's and no suffix is sent.
 //
-// llama.cpp, POST …/infill (SSE, chunks {"content":TEXT,"stop":BOOL}):
+// llama.cpp, POST …/infill (SSE, chunks {"content":TEXT,"stop":BOOL}; the
+// last, with "stop":true, may say "stop_type":"limit" or "stopped_limit":true
+// when n_predict ran out):
 //
 //	{"input_prefix":PREFIX,"input_suffix":SUFFIX,"input_extra":[{"filename":P,"text":T}],
 //	 "prompt":"","cache_prompt":true,"n_predict":N,"t_max_predict_ms":MS,"stream":true,"stop":[…]}
@@ -126,7 +128,8 @@ func NewFIM(cfg FIMConfig) (*FIMModel, error) {
 // Warm opens a connection ahead of the first request.
 func (m *FIMModel) Warm(ctx context.Context) error { return m.http.warm(ctx) }
 
-// Close drops idle connections. Generations in flight keep their own.
+// Close drops idle connections. It does not wait for generations in
+// flight: they fail with KindUnavailable.
 func (m *FIMModel) Close() error {
 	m.http.close()
 	return nil
@@ -222,7 +225,8 @@ func nonEmpty(ss []string) []string {
 type llamaChunk struct {
 	Content         string          `json:"content"`
 	Stop            bool            `json:"stop"`
-	StopType        string          `json:"stop_type"`
+	StopType        string          `json:"stop_type"`     // newer servers: "eos", "word", "limit"
+	StoppedLimit    bool            `json:"stopped_limit"` // older servers
 	TokensPredicted int             `json:"tokens_predicted"`
 	Error           json.RawMessage `json:"error"`
 }
@@ -238,7 +242,7 @@ func (h *httpClient) parseLlama(data []byte) (event, error) {
 	ev := event{text: c.Content, done: c.Stop, tokens: c.TokensPredicted}
 	if c.Stop {
 		ev.finish = "stop"
-		if c.StopType == "limit" {
+		if c.StopType == "limit" || c.StoppedLimit {
 			ev.finish = "length"
 		}
 	}

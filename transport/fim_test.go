@@ -131,3 +131,14 @@ func TestFIMRoutes(t *testing.T) {
 		}
 	}
 }
+
+func TestFIMLlamaLimitIsLength(t *testing.T) {
+	for _, last := range []string{`{"content":"","stop":true,"stop_type":"limit"}`, `{"content":"","stop":true,"stopped_limit":true}`} {
+		ts := newTestHTTPServer(t, func(w http.ResponseWriter, r *http.Request) { sse(w, `{"content":"a","stop":false}`, last) })
+		m := newTestFIM(t, ts, "/infill", "")
+		res, err := m.Generate(context.Background(), fimReq, nil)
+		if err != nil || res.Text != "a" || res.FinishReason != "length" {
+			t.Errorf("%s: %+v, %v", last, res, err)
+		}
+	}
+}

@@ -27,6 +27,12 @@ type testHTTPRequest struct {
 }
 
 func newTestHTTPServer(t testing.TB, handle func(w http.ResponseWriter, r *http.Request)) *testHTTPServer {
+	return newDelayedHTTPServer(t, 0, handle)
+}
+
+// newDelayedHTTPServer emulates a one-way network delay on new
+// connections (their first read waits); handlers emulate it on responses.
+func newDelayedHTTPServer(t testing.TB, delay time.Duration, handle func(w http.ResponseWriter, r *http.Request)) *testHTTPServer {
 	ts := &testHTTPServer{requests: make(chan testHTTPRequest, 64)}
 	ts.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -44,6 +50,9 @@ func newTestHTTPServer(t testing.TB, handle func(w http.ResponseWriter, r *http.
 		if s == http.StateNew {
 			ts.newConns.Add(1)
 		}
+	}
+	if delay > 0 {
+		ts.srv.Listener = slowListener{Listener: ts.srv.Listener, delay: delay}
 	}
 	ts.srv.Start()
 	t.Cleanup(ts.srv.Close)
@@ -71,7 +80,7 @@ func textChunk(text string) string {
 	return string(b)
 }
 
-// slowConn emulates a network delay on a new connection: its first read
+// slowListener emulates a network delay on a new connection: its first read
 // waits, as a handshake would.
 type slowListener struct {
 	net.Listener

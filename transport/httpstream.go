@@ -23,6 +23,9 @@ type httpClient struct {
 	ep     endpoint     // immutable
 	client *http.Client // immutable
 	log    *zap.Logger  // never nil
+
+	life context.Context    // done at close: generations in flight end
+	stop context.CancelFunc // ends life
 }
 
 func newHTTPClient(u *url.URL, ep endpoint, newConnPerRequest bool, log *zap.Logger) *httpClient {
@@ -49,7 +52,9 @@ func newHTTPClient(u *url.URL, ep endpoint, newConnPerRequest bool, log *zap.Log
 		}
 		return nil
 	}}
-	return &httpClient{url: u, ep: ep, client: c, log: log}
+	h := &httpClient{url: u, ep: ep, client: c, log: log}
+	h.life, h.stop = context.WithCancel(context.Background())
+	return h
 }
 
 // warm opens a connection to the endpoint's host ahead of the first
@@ -72,7 +77,21 @@ func (h *httpClient) warm(ctx context.Context) error {
 	return resp.Body.Close()
 }
 
-func (h *httpClient) close() { h.client.CloseIdleConnections() }
+// close ends the generations in flight (they fail with KindUnavailable)
+// and drops idle connections.
+func (h *httpClient) close() {
+	h.stop()
+	h.client.CloseIdleConnections()
+}
+
+// ended is the error for a stream whose context is done: the caller's
+// cancellation, or close.
+func (h *httpClient) ended(caller context.Context, s *sink) (Result, error) {
+	if caller.Err() != nil {
+		return s.partial("cancelled"), cancelled(caller)
+	}
+	return s.partial("error"), h.ep.unavailable("model closed", nil)
+}
 
 // framing says how a streamed body is split into events.
 type framing int
@@ -98,8 +117,10 @@ func (h *httpClient) stream(ctx context.Context, body any, f framing, parse func
 	if err != nil {
 		return Result{}, fmt.Errorf("encode request: %w", err)
 	}
+	caller := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer context.AfterFunc(h.life, cancel)()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url.String(), bytes.NewReader(payload))
 	if err != nil {
 		return Result{}, fmt.Errorf("request to %s: %w", h.ep.host, err)
@@ -114,7 +135,7 @@ func (h *httpClient) stream(ctx context.Context, body any, f framing, parse func
 	resp, err := h.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return s.partial("cancelled"), cancelled(ctx)
+			return h.ended(caller, s)
 		}
 		return Result{}, h.ep.unavailable("request failed", err)
 	}
@@ -138,6 +159,7 @@ func (h *httpClient) stream(ctx context.Context, body any, f framing, parse func
 		}
 		if data, ok := frame(line, f); ok {
 			if string(data) == "[DONE]" {
+				drain(br)
 				return s.finish(cmpStr(finish, "stop"), tokens), nil
 			}
 			ev, perr := parse(data)
@@ -149,12 +171,13 @@ func (h *httpClient) stream(ctx context.Context, body any, f framing, parse func
 				return s.finish("stop", tokens), nil // the deferred Close ends the stream at the server
 			}
 			if ev.done {
+				drain(br)
 				return s.finish(cmpStr(finish, "stop"), tokens), nil
 			}
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return s.partial("cancelled"), cancelled(ctx)
+				return h.ended(caller, s)
 			}
 			if errors.Is(err, io.EOF) && finish != "" {
 				return s.finish(finish, tokens), nil
@@ -166,6 +189,11 @@ func (h *httpClient) stream(ctx context.Context, body any, f framing, parse func
 		}
 	}
 }
+
+// drain reads what is left of a finished stream (the chunked encoding's
+// terminator, a trailing blank line) so the connection returns to the
+// pool; a stream that goes on is cut off instead.
+func drain(r io.Reader) { _, _ = io.CopyN(io.Discard, r, 4<<10) }
 
 // frame extracts an event's JSON from one line.
 func frame(line []byte, f framing) ([]byte, bool) {

@@ -89,7 +89,8 @@ func NewSSE(cfg SSEConfig) (*SSEModel, error) {
 // Warm opens a connection ahead of the first request.
 func (m *SSEModel) Warm(ctx context.Context) error { return m.http.warm(ctx) }
 
-// Close drops idle connections. Generations in flight keep their own.
+// Close drops idle connections. It does not wait for generations in
+// flight: they fail with KindUnavailable.
 func (m *SSEModel) Close() error {
 	m.http.close()
 	return nil

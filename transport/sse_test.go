@@ -166,6 +166,10 @@ func TestSSEKeepAliveReusesConnection(t *testing.T) {
 				return
 			}
 			sse(w, chatChunk("x"), "[DONE]")
+			// End the chunked body a moment after [DONE]: a client that
+			// closes the body without reading it to the end loses the
+			// connection instead of returning it to the pool.
+			time.Sleep(20 * time.Millisecond)
 		})
 		m := newTestSSE(t, ts, SSEConfig{NewConnPerRequest: tc.newConn})
 		if err := m.Warm(context.Background()); err != nil {
@@ -209,4 +213,18 @@ func closedBy(r *http.Request, gone chan struct{}) {
 		close(gone)
 	case <-time.After(10 * time.Second):
 	}
+}
+
+func TestSSECloseFailsInFlight(t *testing.T) {
+	gone := make(chan struct{})
+	ts := newTestHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		sse(w, chatChunk("one"))
+		closedBy(r, gone)
+	})
+	m := newTestSSE(t, ts, SSEConfig{})
+	_, err := m.Generate(context.Background(), Request{}, func(string) { m.Close() })
+	if KindOf(err) != KindUnavailable {
+		t.Fatalf("err = %v, want unavailable after Close", err)
+	}
+	recv(t, gone)
 }

@@ -409,3 +409,71 @@ func asError(err error, e **Error) bool {
 	*e = x
 	return ok
 }
+
+func TestWSRotatesOldConnections(t *testing.T) {
+	ts := newTestWSServer(t, stream("ok"))
+	m, err := NewWS(WSConfig{Endpoint: ts.url(), MaxAge: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for range 3 {
+		if res, err := m.Generate(context.Background(), Request{}, nil); err != nil || res.Text != "ok" {
+			t.Fatalf("%q, %v", res.Text, err)
+		}
+	}
+	if n := ts.upgrades.Load(); n != 3 {
+		t.Errorf("%d upgrades, want a new connection for each request past the maximum age", n)
+	}
+}
+
+func TestWSConnectionLimitMovesToNewConnection(t *testing.T) {
+	ts := newTestWSServer(t, func(s *wsSession, n int) {
+		if n > 1 {
+			stream("ok")(s, n)
+			return
+		}
+		m, ok := s.next()
+		if !ok {
+			return
+		}
+		s.send(map[string]any{"type": "error", "stream_id": m.StreamID, "status": 400,
+			"error": map[string]any{"type": "invalid_request_error", "code": "websocket_connection_limit_reached",
+				"message": "Responses websocket connection limit reached (60 minutes). Create a new websocket connection to continue."}})
+		s.next()
+	})
+	m := newTestWS(t, ts)
+	res, err := m.Generate(context.Background(), Request{}, nil)
+	if err != nil || res.Text != "ok" {
+		t.Fatalf("%q, %v; want the request moved to a new connection", res.Text, err)
+	}
+	if n := ts.upgrades.Load(); n != 2 {
+		t.Errorf("%d upgrades, want 2", n)
+	}
+}
+
+func TestWSWarmRedialsAfterDrop(t *testing.T) {
+	second := make(chan struct{})
+	ts := newTestWSServer(t, func(s *wsSession, n int) {
+		if n == 1 {
+			return // drop the warmed connection at once
+		}
+		close(second)
+		s.next()
+	})
+	m := newTestWS(t, ts)
+	if err := m.Warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	recv(t, second) // redialled in the background, with no request asking
+}
+
+func TestBackoffGrowsWithJitter(t *testing.T) {
+	for n := 1; n < 12; n++ {
+		d := backoff(n)
+		ceil := min(backoffBase<<(n-1), backoffMax)
+		if d < ceil/2 || d > ceil {
+			t.Errorf("backoff(%d) = %v, want within [%v, %v]", n, d, ceil/2, ceil)
+		}
+	}
+}

@@ -18,7 +18,10 @@ package transport
 //	 "max_output_tokens":N,"stream_id":S,"store":false}
 //	{"type":"response.cancel","response_id":R,"stream_id":S}
 //
-// max_output_tokens is omitted when no limit is set; response_id is omitted
+// The Responses API takes no stop sequences, so Request.Stop is applied on
+// our side (the lane ends, and is cancelled at the model, where a stop
+// string appears); Request.Temperature is not sent, since reasoning models
+// refuse it. max_output_tokens is omitted when no limit is set; response_id is omitted
 // when the cancel is sent before response.created arrived (it is sent again
 // with the id once it does). Each request has its own stream_id ("wisp-N",
 // never reused by a client), and the server tags every event of that
