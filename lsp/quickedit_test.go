@@ -203,3 +203,47 @@ func waitCancels(t *testing.T, ms *modelserver.Server, want int64) {
 		t.Fatalf("model stats %+v, want %d cancel(s) and under 5 tokens after", st, want)
 	}
 }
+
+// Code actions offer the prompted quick edit and, for clients that cannot
+// prompt, actions that carry their own instruction.
+func TestCodeActions(t *testing.T) {
+	e := startServer(t, echoModel{}, config.Default())
+	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
+	uri := "file:///tmp/sum.go"
+	e.open(uri, "go", strings.Replace(sumGo, "\ttotal := 0\n", "\ttotal := 0 // wisp: use a range-over-func iterator\n", 1))
+	var actions []struct {
+		Title   string `json:"title"`
+		Command struct {
+			Command   string           `json:"command"`
+			Arguments []map[string]any `json:"arguments"`
+		} `json:"command"`
+	}
+	e.mustCall("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": uri},
+		"range":        map[string]any{"start": map[string]any{"line": 4, "character": 1}, "end": map[string]any{"line": 4, "character": 1}},
+		"context": map[string]any{"diagnostics": []any{map[string]any{
+			"range":   map[string]any{"start": map[string]any{"line": 4, "character": 1}, "end": map[string]any{"line": 4, "character": 6}},
+			"message": "declared and not used: total"}}},
+	}, &actions)
+	titles := map[string]string{}
+	for _, a := range actions {
+		if a.Command.Command != "wisp.quickEdit" || len(a.Command.Arguments) != 1 {
+			t.Fatalf("action %+v does not run wisp.quickEdit with one argument", a)
+		}
+		instr, _ := a.Command.Arguments[0]["instruction"].(string)
+		titles[a.Title] = instr
+	}
+	want := map[string]string{
+		"wisp: Quick edit…":                    "",
+		"wisp: Fix the diagnostics here":       "declared and not used: total",
+		"wisp: Add a doc comment to Sum":       "documentation comment",
+		"wisp: Complete the body of Sum":       "Complete the body",
+		"wisp: use a range-over-func iterator": "use a range-over-func iterator",
+	}
+	for title, instr := range want {
+		got, ok := titles[title]
+		if !ok || !strings.Contains(got, instr) {
+			t.Errorf("action %q: instruction %q, want one containing %q (offered: %v)", title, got, instr, titles)
+		}
+	}
+}
