@@ -46,6 +46,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&f.repo, "repo", "", "the wisp module's root (default: found from the working directory)")
 	fs.StringVar(&f.jsonOut, "json", "bench-results.json", "write the results as JSON here")
 	fs.StringVar(&f.plotOut, "plot", "bench-cdf.svg", "write the latency CDF as SVG here")
+	fs.BoolVar(&verbose, "verbose", false, "print every keystroke to stderr")
 	fs.BoolVar(&f.quick, "quick", false, "a few keystrokes per configuration and a small scale run (for tests)")
 	fs.DurationVar(&f.key, "key", 80*time.Millisecond, "time between keystrokes")
 	fs.DurationVar(&f.settle, "settle", 300*time.Millisecond, "pause after opening a file before typing")

@@ -49,17 +49,19 @@ type result struct {
 	// that showed text before the next key.
 	FirstGhost dist `json:"firstGhostMs"`
 	Complete   dist `json:"completeMs"`
-	// Overhead is first-ghost latency minus the model's share, over keys
-	// that started a model request; OverheadComplete likewise for the
-	// complete suggestion.
-	Overhead         dist    `json:"overheadMs"`
-	OverheadComplete dist    `json:"overheadCompleteMs"`
-	RequestsPer100   float64 `json:"modelRequestsPer100Keys"`
-	ReuseShare       float64 `json:"typedAheadOrCacheShare"`
-	AfterCancelShare float64 `json:"tokensAfterCancelShare"`
-	CPUPerKeyMs      float64 `json:"cpuMsPerKey"`
-	RSSMB            float64 `json:"rssMB"`
-	InitMs           float64 `json:"initializeMs"`
+	// Overhead is, per generation, the time from the key that started it
+	// to its first ghost text on screen, minus the model's share;
+	// OverheadComplete is complete-suggestion latency minus the model's
+	// share over keys whose own request started a generation and answered
+	// before the next key.
+	Overhead         dist        `json:"overheadMs"`
+	OverheadComplete dist        `json:"overheadCompleteMs"`
+	RequestsPer100   float64     `json:"modelRequestsPer100Keys"`
+	ReuseShare       float64     `json:"typedAheadOrCacheShare"`
+	AfterCancelShare float64     `json:"tokensAfterCancelShare"`
+	CPUPerKeyMs      float64     `json:"cpuMsPerKey"`
+	RSSMB            float64     `json:"rssMB"`
+	InitMs           float64     `json:"initializeMs"`
 	Model            serverStats `json:"modelServer"`
 	Engine           engineStats `json:"engine"`
 	// FirstGhostMs holds every sample, for the CDF.
@@ -152,9 +154,9 @@ func (e env) fill(res *result, keys []keystroke, cpu time.Duration) {
 		}
 		if k.FirstGhost > 0 {
 			first = append(first, ms64(k.FirstGhost))
-			if k.Fresh {
-				over = append(over, ms64(k.FirstGhost-firstShare))
-			}
+		}
+		if k.ModelBound > 0 {
+			over = append(over, ms64(k.ModelBound-firstShare))
 		}
 		if k.Complete > 0 {
 			complete = append(complete, ms64(k.Complete))

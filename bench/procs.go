@@ -150,6 +150,11 @@ func startWisp(bin, home string) (*wispProc, error) {
 		return nil, fmt.Errorf("wisp stdout: %w", err)
 	}
 	cmd.Stderr = p.stderr
+	if path := os.Getenv("BENCH_WISP_STDERR"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			cmd.Stderr = f
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start wisp serve: %w", err)
 	}

@@ -4,14 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/wisp-lsp/wisp/client"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
+
+// verbose prints every keystroke to stderr (--verbose).
+var verbose bool
 
 // keystroke is what the client saw for one key.
 type keystroke struct {
@@ -30,6 +35,10 @@ type keystroke struct {
 	Fresh bool
 	// Tokens is the response's token count, as the model server counts.
 	Tokens int
+	// ModelBound is, for the first ghost text a generation put on screen,
+	// the time from the key that started the generation to that text; 0
+	// otherwise.
+	ModelBound time.Duration
 }
 
 // engineStats is the wisp/stats answer.
@@ -45,6 +54,12 @@ type engineStats struct {
 type session struct {
 	c    *client.Client
 	proc *wispProc
+
+	// genStart is when the key that started the current generation was
+	// sent; genShown, whether that generation has shown text yet. Used by
+	// the typing goroutine only.
+	genStart time.Time
+	genShown bool
 
 	mu sync.Mutex // guards ghosts
 	// ghosts maps "uri@version" to the ghost text seen for that version.
@@ -106,9 +121,18 @@ func (s *session) onNote(method string, params json.RawMessage) {
 	}
 }
 
+// stats asks wisp/stats. A server that does not answer within 10 s is
+// stuck: it is sent SIGQUIT so its goroutine dump lands in the error.
 func (s *session) stats(ctx context.Context) (engineStats, error) {
 	var st engineStats
-	err := s.c.Call(ctx, "wisp/stats", map[string]any{}, &st)
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	err := s.c.Call(sctx, "wisp/stats", map[string]any{}, &st)
+	if err != nil && ctx.Err() == nil {
+		s.proc.cmd.Process.Signal(syscall.SIGQUIT)
+		s.proc.wait()
+		return st, fmt.Errorf("wisp did not answer wisp/stats: %w; stderr:\n%.20000s", err, s.proc.stderr.String())
+	}
 	return st, err
 }
 
@@ -133,6 +157,7 @@ func (s *session) typeTrace(ctx context.Context, t trace, uri string, key, settl
 		s.mu.Lock()
 		clear(s.ghosts)
 		s.mu.Unlock()
+		s.genStart, s.genShown = time.Time{}, false
 	}()
 	if err := sleepUntil(ctx, time.Now().Add(settle)); err != nil { // the user reads first; connections warm up
 		return nil, err
@@ -222,12 +247,22 @@ func (s *session) settle(ctx context.Context, uri string, v int, sent time.Time,
 	}
 	s.mu.Unlock()
 	k.Correct = correct(k.Shown, next)
+	if verbose {
+		fmt.Fprintf(os.Stderr, "v%-4d next %-12.12q shown %-24.24q correct %-5v first %-8s\n", v, next, k.Shown, k.Correct, k.FirstGhost.Round(time.Millisecond/10))
+	}
 	st, err := s.stats(ctx)
 	if err != nil {
 		return k, err
 	}
 	k.Fresh = st.ModelRequests > prev.ModelRequests
 	*prev = st
+	if k.Fresh {
+		s.genStart, s.genShown = sent, false
+	}
+	if k.FirstGhost > 0 && !s.genShown && !s.genStart.IsZero() {
+		k.ModelBound = sent.Add(k.FirstGhost).Sub(s.genStart)
+		s.genShown = true
+	}
 	return k, nil
 }
 

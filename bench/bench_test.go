@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// TestQuick runs the whole harness in --quick mode against a freshly
+// built wisp, so it cannot rot: every configuration must appear with
+// keystrokes, ghost text must actually be shown, and the numbers must be
+// sane.
+func TestQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs wisp")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f, err := parseFlags([]string{"--quick"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress bytes.Buffer
+	rs, err := runAll(ctx, f, &progress)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, progress.String())
+	}
+	var table bytes.Buffer
+	writeTable(&table, rs)
+	for _, s := range setups {
+		if !strings.Contains(table.String(), "| "+s.Name+" |") {
+			t.Errorf("table lacks configuration %s:\n%s", s.Name, table.String())
+		}
+	}
+	if len(rs) != len(setups)+1 || !strings.HasPrefix(rs[len(rs)-1].Setup.Name, "scale") {
+		t.Fatalf("got %d results, want every configuration and the scale run", len(rs))
+	}
+	for _, r := range rs {
+		if r.Keys == 0 || r.InitMs <= 0 || r.RSSMB <= 1 || r.Model.Requests == 0 || r.Engine.Queries < int64(r.Keys) {
+			t.Errorf("%s: implausible figures: keys %d, initialize %.2f ms, RSS %.1f MB, model requests %d, queries %d",
+				r.Setup.Name, r.Keys, r.InitMs, r.RSSMB, r.Model.Requests, r.Engine.Queries)
+		}
+		if r.ShownInTime > r.ShownAny || r.ShownAny > 1 || r.AfterCancelShare > 1 {
+			t.Errorf("%s: shares out of range: %+v", r.Setup.Name, r)
+		}
+		if r.FirstGhost.N > 0 && (r.FirstGhost.P50 > r.FirstGhost.P99 || r.FirstGhost.P50 <= 0) {
+			t.Errorf("%s: first ghost percentiles out of order: %+v", r.Setup.Name, r.FirstGhost)
+		}
+	}
+	ws := find(rs, "ws")
+	if ws.ShownInTime == 0 || ws.FirstGhost.N == 0 || ws.Overhead.N == 0 {
+		t.Errorf("ws: no correct ghost text was ever shown in time (shown %.2f, first ghost n=%d, overhead n=%d)\n%s",
+			ws.ShownInTime, ws.FirstGhost.N, ws.Overhead.N, table.String())
+	}
+	var svg bytes.Buffer
+	if err := writeCDF(&svg, rs); err != nil || !strings.Contains(svg.String(), "<polyline") {
+		t.Errorf("CDF plot has no curves (err %v)", err)
+	}
+}
+
+func TestCorrect(t *testing.T) {
+	for _, c := range []struct {
+		shown, next string
+		want        bool
+	}{
+		{"", "abc", false},
+		{"ab", "abc", true},
+		{"abcd", "abc", true},
+		{"abd", "abc", false},
+	} {
+		if got := correct(c.shown, c.next); got != c.want {
+			t.Errorf("correct(%q, %q) = %v, want %v", c.shown, c.next, got, c.want)
+		}
+	}
+}
