@@ -152,10 +152,10 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	}
 	wait := e.debounceLocked(q.URI)
 	g := e.gens[q.URI]
-	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) {
+	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead) {
 		return e.serve(ctx, g, q, g.typed != "")
 	}
-	if rest, ok := e.cache.get(q.Text, q.Cursor); ok {
+	if rest, ok := e.cache.get(q.Text, q.Cursor); ok && e.opts.Config.TypedAhead {
 		e.mu.Unlock()
 		e.stats.cached.Add(1)
 		return Suggestion{Text: rest, Source: FromCache}, nil

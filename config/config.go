@@ -49,6 +49,9 @@ type Completion struct {
 	ItemBudget time.Duration
 	// Grace is how long a generation no request wants lives on.
 	Grace time.Duration
+	// TypedAhead lets a generation keep serving while the user types what
+	// it shows. Off only to measure what it saves.
+	TypedAhead bool
 }
 
 // Default returns the built-in configuration.
@@ -71,7 +74,8 @@ func Default() Config {
 			// Long enough for the editor's next request after a keystroke
 			// (VS Code cancels and re-asks within a few ms), short enough
 			// that an abandoned generation stops quickly.
-			Grace: 250 * time.Millisecond,
+			Grace:      250 * time.Millisecond,
+			TypedAhead: true,
 		},
 		sources: map[string]string{},
 	}

@@ -25,6 +25,7 @@ var keys = []key{
 	str("model.fimTemplate", "WISP_FIM_TEMPLATE", func(c *Config) *string { return &c.Model.FIMTemplate }),
 	boolean("model.allowInsecure", "WISP_ALLOW_INSECURE", func(c *Config) *bool { return &c.Model.AllowInsecure }),
 	integer("model.maxTokens", "WISP_MAX_TOKENS", func(c *Config) *int { return &c.Model.MaxTokens }),
+	boolean("model.newConnPerRequest", "", func(c *Config) *bool { return &c.Model.NewConnPerRequest }),
 	str("edit.model.provider", "WISP_EDIT_PROVIDER", func(c *Config) *string { return &c.Edit.Provider }),
 	str("edit.model.endpoint", "WISP_EDIT_ENDPOINT", func(c *Config) *string { return &c.Edit.Endpoint }),
 	str("edit.model.model", "WISP_EDIT_MODEL", func(c *Config) *string { return &c.Edit.Model }),
@@ -36,6 +37,7 @@ var keys = []key{
 	integer("completion.budget", "WISP_COMPLETION_BUDGET", func(c *Config) *int { return &c.Completion.Budget }),
 	duration("completion.debounce", "WISP_DEBOUNCE", func(c *Config) *time.Duration { return &c.Completion.Debounce }),
 	duration("completion.itemBudget", "WISP_ITEM_BUDGET", func(c *Config) *time.Duration { return &c.Completion.ItemBudget }),
+	boolean("completion.typedAhead", "", func(c *Config) *bool { return &c.Completion.TypedAhead }),
 	duration("completion.grace", "WISP_GRACE", func(c *Config) *time.Duration { return &c.Completion.Grace }),
 }
 

@@ -20,6 +20,9 @@ type Model struct {
 	AllowInsecure bool `toml:"allowInsecure" json:"allowInsecure"`
 	// MaxTokens bounds each generation; 0 means the provider's default.
 	MaxTokens int `toml:"maxTokens" json:"maxTokens"`
+	// NewConnPerRequest turns HTTP keep-alive off: every request pays a
+	// new connection. Only for comparison benchmarks.
+	NewConnPerRequest bool `toml:"newConnPerRequest" json:"newConnPerRequest"`
 }
 
 // Provider names.

@@ -1,13 +1,16 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"go.lsp.dev/uri"
 
+	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 )
@@ -36,6 +39,10 @@ type document struct {
 	tree       *syntax.Tree // nil for plain text or when parsing failed
 	// recent holds recently edited byte spans of text, newest first.
 	recent []syntax.Span
+	// touched orders documents by last use (open, change, snapshot).
+	touched uint64
+	// index caches the definitions and imports of text; nil when stale.
+	index *gather.Index
 }
 
 // Snapshot is an immutable view of a document at one version. Its Tree is
@@ -49,6 +56,9 @@ type Snapshot struct {
 	Text       *text.Text
 	Tree       *syntax.Tree // nil for plain text
 	Recent     []syntax.Span
+	// Index is the document's definitions and imports; set on the
+	// snapshots all returns, which carry no tree.
+	Index *gather.Index
 }
 
 // Release frees the snapshot's tree. The snapshot must not be used after.
@@ -59,10 +69,19 @@ func (s *Snapshot) Release() {
 	}
 }
 
+// Limits that keep a large workspace cheap: context comes from the most
+// recently used documents only, and only those keep a syntax tree (the
+// largest thing a document holds); the others are parsed again on use.
+const (
+	maxContextDocs = 16
+	maxTrees       = 8
+)
+
 // store holds the open documents.
 type store struct {
-	mu   sync.Mutex // guards docs
-	docs map[uri.URI]*document
+	mu    sync.Mutex // guards docs, clock and every document's tree
+	docs  map[uri.URI]*document
+	clock uint64 // last touched value handed out
 }
 
 func newStore() *store { return &store{docs: map[uri.URI]*document{}} }
@@ -75,14 +94,10 @@ func newStore() *store { return &store{docs: map[uri.URI]*document{}} }
 func (s *store) open(u uri.URI, languageID string, version int32, content string) *document {
 	d := &document{uri: u, path: pathOf(u), languageID: languageID, version: version, text: text.New(content)}
 	d.lang = syntax.Detect(languageID, d.path)
-	if d.lang != nil {
-		if tree, err := syntax.Parse(context.Background(), d.lang, d.text); err == nil {
-			d.tree = tree
-		}
-	}
 	s.mu.Lock()
 	old := s.docs[u]
 	s.docs[u] = d
+	s.touchLocked(d)
 	s.mu.Unlock()
 	if old != nil && old.tree != nil {
 		old.tree.Close()
@@ -124,8 +139,9 @@ func (s *store) change(u uri.URI, version int32, changes []text.Change, enc text
 	if d.tree != nil {
 		d.tree.Close()
 	}
-	d.text, d.tree, d.version = next, tree, version
+	d.text, d.tree, d.version, d.index = next, tree, version, nil
 	d.recent = noteRecent(d.recent, edits)
+	s.touchLocked(d)
 	return before, next, edits, nil
 }
 
@@ -173,7 +189,35 @@ func (s *store) snapshot(u uri.URI) (*Snapshot, error) {
 	if d == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNotOpen, u)
 	}
+	s.touchLocked(d)
+	d.parseLocked()
 	return d.snapshotLocked(), nil
+}
+
+// touchLocked marks d as the most recently used document and drops the
+// trees of documents that fell out of the most recent maxTrees.
+func (s *store) touchLocked(d *document) {
+	s.clock++
+	d.touched = s.clock
+	if len(s.docs) <= maxTrees {
+		return
+	}
+	for _, old := range s.docs {
+		if old.tree != nil && old.touched+maxTrees <= s.clock && old != d {
+			if old.index == nil {
+				old.index = gather.NewIndex(old.tree)
+			}
+			old.tree.Close()
+			old.tree = nil
+		}
+	}
+}
+
+// parseLocked gives d a tree if its language has a grammar.
+func (d *document) parseLocked() {
+	if d.tree == nil && d.lang != nil {
+		d.tree, _ = syntax.Parse(context.Background(), d.lang, d.text)
+	}
 }
 
 func (d *document) snapshotLocked() *Snapshot {
@@ -185,7 +229,39 @@ func (d *document) snapshotLocked() *Snapshot {
 	return snap
 }
 
-// all returns snapshots of every open document except skip. Release each.
+// context returns, for completion context, snapshots of the most recently
+// used documents other than skip, newest first: without trees, with their
+// definitions and imports indexed. Release each.
+func (s *store) context(skip uri.URI) []*Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	docs := make([]*document, 0, len(s.docs))
+	for u, d := range s.docs {
+		if u != skip {
+			docs = append(docs, d)
+		}
+	}
+	slices.SortFunc(docs, func(a, b *document) int { return cmp.Compare(b.touched, a.touched) })
+	docs = docs[:min(len(docs), maxContextDocs)]
+	out := make([]*Snapshot, 0, len(docs))
+	for _, d := range docs {
+		if d.index == nil {
+			fresh := d.tree == nil
+			d.parseLocked()
+			d.index = gather.NewIndex(d.tree)
+			if fresh && d.tree != nil {
+				d.tree.Close() // parsed only to index: keep memory for recent trees
+				d.tree = nil
+			}
+		}
+		out = append(out, &Snapshot{URI: d.uri, Path: d.path, LanguageID: d.languageID, Version: d.version, Text: d.text,
+			Recent: append([]syntax.Span(nil), d.recent...), Index: d.index})
+	}
+	return out
+}
+
+// all returns snapshots of every open document except skip, with trees
+// only where they are already parsed. Release each.
 func (s *store) all(skip uri.URI) []*Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -37,7 +37,7 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 	if engine == nil {
 		return completion.Suggestion{}, errServerNotInitialized
 	}
-	others := s.docs.all(snap.URI)
+	others := s.docs.context(snap.URI)
 	defer func() {
 		for _, o := range others {
 			o.Release()
@@ -82,7 +82,7 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 func buffersOf(snaps []*Snapshot) []gather.Buffer {
 	out := make([]gather.Buffer, 0, len(snaps))
 	for _, o := range snaps {
-		out = append(out, gather.Buffer{Path: o.Path, LanguageID: o.LanguageID, Text: o.Text, Tree: o.Tree, Recent: o.Recent})
+		out = append(out, gather.Buffer{Path: o.Path, LanguageID: o.LanguageID, Text: o.Text, Index: o.Index, Recent: o.Recent})
 	}
 	return out
 }

@@ -66,10 +66,10 @@ func Open(m config.Model, getenv func(string) string, log *zap.Logger) (Model, e
 			MaxTokens: m.MaxTokens, AllowInsecure: m.AllowInsecure, Log: log})
 	case config.ProviderOpenAI:
 		return NewSSE(SSEConfig{Endpoint: m.Endpoint, Model: m.Model, APIKey: key, APIKeyEnv: keyEnv,
-			MaxTokens: m.MaxTokens, AllowInsecure: m.AllowInsecure, Log: log})
+			MaxTokens: m.MaxTokens, AllowInsecure: m.AllowInsecure, NewConnPerRequest: m.NewConnPerRequest, Log: log})
 	default:
 		return NewFIM(FIMConfig{Endpoint: m.Endpoint, Model: m.Model, APIKey: key, APIKeyEnv: keyEnv,
-			MaxTokens: m.MaxTokens, Template: m.FIMTemplate, AllowInsecure: m.AllowInsecure, Log: log})
+			MaxTokens: m.MaxTokens, Template: m.FIMTemplate, AllowInsecure: m.AllowInsecure, NewConnPerRequest: m.NewConnPerRequest, Log: log})
 	}
 }
 
