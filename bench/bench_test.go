@@ -42,7 +42,10 @@ func TestQuick(t *testing.T) {
 		t.Fatalf("got %d results, want every configuration and the scale run", len(rs))
 	}
 	for _, r := range rs {
-		if r.Keys == 0 || r.InitMs <= 0 || r.RSSMB <= 1 || r.Model.Requests == 0 || r.Engine.Queries < int64(r.Keys) {
+		// A request the next key cancels before the server reads it never
+		// reaches the engine, so queries may fall short of keys (at 50
+		// keys/s they do); they can never exceed them (plus the stats call).
+		if r.Keys == 0 || r.InitMs <= 0 || r.RSSMB <= 1 || r.Model.Requests == 0 || r.Engine.Queries == 0 || r.Engine.Queries > int64(r.Keys)+1 {
 			t.Errorf("%s: implausible figures: keys %d, initialize %.2f ms, RSS %.1f MB, model requests %d, queries %d",
 				r.Setup.Name, r.Keys, r.InitMs, r.RSSMB, r.Model.Requests, r.Engine.Queries)
 		}

@@ -204,7 +204,7 @@ func (s *session) typeTrace(ctx context.Context, t trace, uri string, key, settl
 		go func(v, cursor int) {
 			defer wg.Done()
 			defer cancel()
-			text, err := s.c.InlineCompletionCancellable(rctx, uri, cursor)
+			text, err := s.c.InlineCompletion(rctx, uri, cursor)
 			if err != nil || text == "" {
 				return
 			}

@@ -73,9 +73,24 @@ func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 func (c *Client) Close() error { return c.conn.Close() }
 
 // Call sends a request and decodes its result into result (may be nil).
+// When ctx ends before the answer it tells the server with
+// $/cancelRequest, as editors do when a keystroke supersedes a pending
+// request; the late answer is dropped.
 func (c *Client) Call(ctx context.Context, method string, params, result any) error {
 	var raw json.RawMessage
-	if _, err := c.conn.Call(ctx, method, params, &raw); err != nil {
+	id, err := c.conn.Call(ctx, method, params, &raw)
+	if err != nil {
+		if ctx.Err() != nil && id.IsValid() {
+			var wire any
+			if n, ok := id.Number(); ok {
+				wire = n
+			} else {
+				wire, _ = id.StringValue()
+			}
+			// Best effort: the connection may be closing, and then there is
+			// nothing left to cancel.
+			_ = c.conn.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": wire})
+		}
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	if result == nil || len(raw) == 0 {
@@ -168,7 +183,8 @@ func (c *Client) Text(uri string) *text.Text {
 }
 
 // InlineCompletion asks for the inline completion at byte offset off and
-// returns the first item's text ("" for none).
+// returns the first item's text ("" for none). Ending ctx cancels the
+// request at the server.
 func (c *Client) InlineCompletion(ctx context.Context, uri string, off int) (string, error) {
 	t := c.Text(uri)
 	if t == nil {
