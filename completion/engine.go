@@ -274,15 +274,15 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 	e.mu.Lock()
 	g.done = true
 	g.err = err
-	if err == nil && !g.dead {
-		if full, _ := g.suggestionLocked(); full != "" {
-			e.cache.put(g.doc, g.anchor, full)
-		}
+	// Shape the final text while the tree is still open: raw never
+	// changes after this, so the shaped text stays valid without it.
+	full, _ := g.suggestionLocked()
+	if err == nil && !g.dead && full != "" {
+		e.cache.put(g.doc, g.anchor, full)
 	}
 	if g.tree != nil {
 		g.tree.Close()
 		g.tree = nil
-		g.shapedOK = g.shapedLen == g.raw.Len() // shaped is final now
 	}
 	if g.grace != nil {
 		g.grace.Stop()

@@ -200,7 +200,7 @@ func TestCompletionItemBudgetThenCache(t *testing.T) {
 // responsive: the next change and request are served (a regression: the
 // cancelled request once kept the engine's lock).
 func TestCancelWhileStreamingKeepsServing(t *testing.T) {
-	_, model := loopbackModel(t, modelserver.Options{Rate: 25},
+	ms, model := loopbackModel(t, modelserver.Options{Rate: 25},
 		modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b // with a longer tail to stream"})
 	e := startServer(t, model, config.Default())
 	e.initialize("initialize-nvim-0.7.2.json", map[string]any{"streaming": true})
@@ -221,5 +221,10 @@ func TestCancelWhileStreamingKeepsServing(t *testing.T) {
 	got, err := e.inline(ctx2, uri, 3, 2)
 	if err != nil || !strings.HasPrefix(got, "eturn a + b") {
 		t.Fatalf("after a cancel mid-stream: %q, %v", got, err)
+	}
+	// The cancelled request did not end the generation: the next one was
+	// served by the same stream, as VS Code's cancel-per-keystroke needs.
+	if n := ms.Stats().Requests; n != 1 {
+		t.Fatalf("model requests = %d, want 1", n)
 	}
 }

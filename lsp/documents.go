@@ -194,6 +194,17 @@ func (s *store) snapshot(u uri.URI) (*Snapshot, error) {
 	return d.snapshotLocked(), nil
 }
 
+// version returns the version the store holds for u; ok is false when u
+// is not open. Unlike snapshot it copies nothing.
+func (s *store) version(u uri.URI) (v int32, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.docs[u]; d != nil {
+		return d.version, true
+	}
+	return 0, false
+}
+
 // touchLocked marks d as the most recently used document and drops the
 // trees of documents that fell out of the most recent maxTrees.
 func (s *store) touchLocked(d *document) {

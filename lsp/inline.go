@@ -69,12 +69,8 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 			TextDocument: protocol.TextDocumentIdentifier{URI: snap.URI}, Version: snap.Version, Position: pos, Text: sugg.Text, Done: true})
 	}
 	// Never answer for text that has changed since the request.
-	if now, err := s.docs.snapshot(snap.URI); err == nil {
-		stale := now.Version != snap.Version
-		now.Release()
-		if stale {
-			return completion.Suggestion{}, nil
-		}
+	if v, ok := s.docs.version(snap.URI); !ok || v != snap.Version {
+		return completion.Suggestion{}, nil
 	}
 	return sugg, nil
 }

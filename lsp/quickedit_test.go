@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/transport"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
 
@@ -42,6 +43,17 @@ type appliedEdit struct {
 	} `json:"edit"`
 }
 
+// sumSession starts a server on model, initializes it as VS Code and
+// opens sumGo.
+func sumSession(t *testing.T, model transport.Model) (*fakeEditor, string) {
+	t.Helper()
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+	uri := "file:///tmp/sum.go"
+	e.open(uri, "go", sumGo)
+	return e, uri
+}
+
 func (e *fakeEditor) quickEdit(uri string, version int, line int, instruction string) error {
 	return e.call("workspace/executeCommand", map[string]any{"command": "wisp.quickEdit", "arguments": []any{map[string]any{
 		"textDocument": map[string]any{"uri": uri, "version": version},
@@ -68,10 +80,7 @@ func (e *fakeEditor) appliedEdits() []appliedEdit {
 // replaces just the renamed identifier, not the function.
 func TestQuickEditIsVersionedAndMinimal(t *testing.T) {
 	_, model := loopbackModel(t, modelserver.Options{}, modelserver.Reply{InstructionContains: "rename", Text: renamedReply})
-	e := startServer(t, model, config.Default())
-	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
-	uri := "file:///tmp/sum.go"
-	e.open(uri, "go", sumGo)
+	e, uri := sumSession(t, model)
 	if err := e.quickEdit(uri, 1, 5, "rename total to sum"); err != nil {
 		t.Fatal(err)
 	}
@@ -98,10 +107,7 @@ func TestQuickEditIsVersionedAndMinimal(t *testing.T) {
 func TestQuickEditRebasesOrRefuses(t *testing.T) {
 	_, model := loopbackModel(t, modelserver.Options{TTFT: 300 * time.Millisecond},
 		modelserver.Reply{InstructionContains: "rename", Text: renamedReply})
-	e := startServer(t, model, config.Default())
-	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
-	uri := "file:///tmp/sum.go"
-	e.open(uri, "go", sumGo)
+	e, uri := sumSession(t, model)
 
 	done := make(chan error, 1)
 	go func() { done <- e.quickEdit(uri, 1, 5, "rename total to sum") }()
@@ -140,10 +146,7 @@ func TestQuickEditRebasesOrRefuses(t *testing.T) {
 func TestQuickEditProgressAndCancel(t *testing.T) {
 	ms, model := loopbackModel(t, modelserver.Options{Rate: 30},
 		modelserver.Reply{InstructionContains: "rename", Text: renamedReply + strings.Repeat(" padding", 40)})
-	e := startServer(t, model, config.Default())
-	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
-	uri := "file:///tmp/sum.go"
-	e.open(uri, "go", sumGo)
+	e, uri := sumSession(t, model)
 
 	done := make(chan error, 1)
 	go func() { done <- e.quickEdit(uri, 1, 5, "rename total to sum") }()
@@ -170,10 +173,7 @@ func TestQuickEditSteering(t *testing.T) {
 	ms, model := loopbackModel(t, modelserver.Options{Rate: 30},
 		modelserver.Reply{InstructionContains: "slowly", Text: renamedReply + strings.Repeat(" padding", 40)},
 		modelserver.Reply{InstructionContains: "rename", Text: renamedReply})
-	e := startServer(t, model, config.Default())
-	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
-	uri := "file:///tmp/sum.go"
-	e.open(uri, "go", sumGo)
+	e, uri := sumSession(t, model)
 
 	first := make(chan error, 1)
 	go func() { first <- e.quickEdit(uri, 1, 5, "rewrite this slowly") }()

@@ -106,31 +106,28 @@ var javascriptRules = &rules{
 	wrappers:     map[string]string{"export_statement": "declaration"},
 }
 
-// typescriptRules serves TypeScript and TSX.
-var typescriptRules = &rules{
-	scopes: map[string]scopeRule{
-		"function_declaration":           fn,
-		"generator_function_declaration": fn,
-		"function_signature":             fn,
-		"function_expression":            fn,
-		"function":                       fn,
-		"generator_function":             fn,
-		"arrow_function":                 fn,
-		"method_definition":              method,
-		"method_signature":               method,
-		"abstract_method_signature":      method,
-		"class_declaration":              class,
-		"abstract_class_declaration":     class,
-		"class":                          class,
-		"interface_declaration":          class,
-		"enum_declaration":               class,
-	},
-	blocks:       newSet("statement_block"),
-	imports:      newSet("import_statement"),
-	strings:      newSet("string", "template_string", "regex"),
-	codeInString: newSet("template_substitution"),
-	comments:     newSet("comment"),
-	wrappers:     map[string]string{"export_statement": "declaration"},
+// typescriptRules serves TypeScript and TSX: JavaScript's rules plus the
+// declarations only TypeScript has.
+var typescriptRules = javascriptRules.with(map[string]scopeRule{
+	"function_signature":         fn,
+	"method_signature":           method,
+	"abstract_method_signature":  method,
+	"abstract_class_declaration": class,
+	"interface_declaration":      class,
+	"enum_declaration":           class,
+})
+
+// with returns a copy of r whose scopes also hold extra.
+func (r *rules) with(extra map[string]scopeRule) *rules {
+	c := *r
+	c.scopes = make(map[string]scopeRule, len(r.scopes)+len(extra))
+	for k, v := range r.scopes {
+		c.scopes[k] = v
+	}
+	for k, v := range extra {
+		c.scopes[k] = v
+	}
+	return &c
 }
 
 var rustRules = &rules{

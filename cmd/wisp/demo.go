@@ -56,11 +56,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func demo(ctx context.Context, w io.Writer, ttft time.Duration, rate float64, delay, key time.Duration) error {
 	engine := local.New(local.Options{})
 	defer engine.Close()
-	script, err := modelserver.ParseScript(mustJSON(map[string]any{"replies": []any{
-		map[string]any{"instructionContains": "rename", "text": demoEdit}}}))
-	if err != nil {
-		return err
-	}
+	script := &modelserver.Script{Replies: []modelserver.Reply{{InstructionContains: "rename", Text: demoEdit}}}
 	ms := modelserver.New(modelserver.Options{Model: engine, Script: script, TTFT: ttft, Rate: rate, Delay: delay})
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -178,12 +174,4 @@ func summarizeEdit(params string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

@@ -13,21 +13,6 @@ import (
 
 var errPrompt = errors.New("prompt must be a string or an array of one string")
 
-// handleCodestral serves POST /v1/fim/completions: prompt and suffix in,
-// chat-completion chunks out.
-func (s *Server) handleCodestral(w http.ResponseWriter, r *http.Request) {
-	var req completionRequest
-	if !decodeBody(w, r, &req) {
-		return
-	}
-	prompt, err := promptText(req.Prompt)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_prompt", err.Error())
-		return
-	}
-	s.serveGeneration(w, r, s.chatShape(req.Model), fimQuery(prompt, req.Suffix, req.MaxTokens), req.Stream)
-}
-
 // infillRequest is a llama.cpp /infill body.
 type infillRequest struct {
 	InputPrefix string `json:"input_prefix"`

@@ -127,19 +127,22 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	s.serveGeneration(w, r, s.chatShape(req.Model), chatQuery(user, system, limit), req.Stream)
 }
 
-// handleCompletions serves POST /v1/completions and DeepSeek's
-// POST /beta/completions: prompt and optional suffix.
-func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
-	var req completionRequest
-	if !decodeBody(w, r, &req) {
-		return
+// promptSuffix returns a handler for the prompt-and-suffix wires:
+// POST /v1/completions and DeepSeek's POST /beta/completions framed as text
+// completions, Codestral's POST /v1/fim/completions as chat completions.
+func (s *Server) promptSuffix(shape func(model string) httpShape) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req completionRequest
+		if !decodeBody(w, r, &req) {
+			return
+		}
+		prompt, err := promptText(req.Prompt)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_prompt", err.Error())
+			return
+		}
+		s.serveGeneration(w, r, shape(req.Model), fimQuery(prompt, req.Suffix, req.MaxTokens), req.Stream)
 	}
-	prompt, err := promptText(req.Prompt)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_prompt", err.Error())
-		return
-	}
-	s.serveGeneration(w, r, s.textShape(req.Model), fimQuery(prompt, req.Suffix, req.MaxTokens), req.Stream)
 }
 
 // promptText reads a completions prompt: a string, or an array holding one.
