@@ -1,10 +1,11 @@
 // Package config loads wisp's settings from their layers — defaults, the
-// user's config file, WISP_* environment variables, the editor's
-// initializationOptions and workspace/didChangeConfiguration — and
-// remembers where each value came from, so `wisp doctor` can say.
+// user's config file, WISP_* environment variables, command-line flags,
+// the editor's initializationOptions and workspace/didChangeConfiguration —
+// and remembers where each value came from, so `wisp doctor` can say.
 //
-// Later layers win. The key names are part of wisp's contract with editor
-// plugins and scripts; see the table in keys.go.
+// Later layers win, except that the editor's layers may not choose where
+// code and keys go (see trust.go). The key names are part of wisp's
+// contract with editor plugins and scripts; see the table in keys.go.
 package config
 
 import (
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -32,9 +34,19 @@ type Config struct {
 	Streaming bool
 	// Completion tunes the inline completion engine.
 	Completion Completion
+	// TrustedEndpoints are endpoints the editor's settings may choose (and
+	// that then receive the trusted key). Only trusted layers set it.
+	TrustedEndpoints []string
 
 	// sources maps each key set by any layer to the layer that set it last.
 	sources map[string]string
+	// trust holds the values the trusted layers set; never nil in a
+	// Config from Default, Load or Merge.
+	trust *trustBase
+	// refused lists what untrusted layers were refused, oldest first.
+	refused []Refusal
+	// userFile is the user's config file path, for messages.
+	userFile string
 }
 
 // Completion tunes inline completion. Each default is explained where it is
@@ -56,7 +68,7 @@ type Completion struct {
 
 // Default returns the built-in configuration.
 func Default() Config {
-	return Config{
+	c := Config{
 		Model: Model{Provider: ProviderLocal},
 		Completion: Completion{
 			// 1,500 tokens keeps the prompt small enough that prefill adds
@@ -77,8 +89,11 @@ func Default() Config {
 			Grace:      250 * time.Millisecond,
 			TypedAhead: true,
 		},
-		sources: map[string]string{},
+		sources:  map[string]string{},
+		userFile: "~/.config/wisp/config.toml",
 	}
+	c.capture()
+	return c
 }
 
 // Source names for the layers.
@@ -86,6 +101,7 @@ const (
 	SourceDefault    = "default"
 	SourceInitialize = "initializationOptions"
 	SourceDidChange  = "didChangeConfiguration"
+	SourceFlag       = "flag --set"
 )
 
 // UserFile returns the path of the user's config file:
@@ -108,6 +124,7 @@ func UserFile(getenv func(string) string) string {
 func Load(getenv func(string) string) (c Config, warnings []string, err error) {
 	c = Default()
 	if path := UserFile(getenv); path != "" {
+		c.userFile = path
 		data, err := os.ReadFile(path)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
@@ -118,7 +135,7 @@ func Load(getenv func(string) string) (c Config, warnings []string, err error) {
 			if _, err := toml.Decode(string(data), &tree); err != nil {
 				return c, nil, fmt.Errorf("parse %s: %w", path, err)
 			}
-			c, warnings = c.apply(flatten("", tree, nil), "file "+path)
+			c, warnings = c.applyEach(flatten("", tree, nil), func(string) string { return "file " + path }, true)
 		}
 	}
 	env := map[string]any{}
@@ -131,14 +148,32 @@ func Load(getenv func(string) string) (c Config, warnings []string, err error) {
 		}
 	}
 	var w []string
-	c, w = c.applyEach(env, func(name string) string { return "env " + envOf(name) })
+	c, w = c.applyEach(env, func(name string) string { return "env " + envOf(name) }, true)
 	return c, append(warnings, w...), nil
 }
 
+// Override returns c with pairs ("model.endpoint=wss://…", as given to
+// `wisp serve --set`) applied as a trusted layer attributed to source.
+// A pair without "=" is an error.
+func (c Config) Override(pairs []string, source string) (Config, []string, error) {
+	flat := map[string]any{}
+	for _, p := range pairs {
+		name, value, ok := strings.Cut(p, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return c, nil, fmt.Errorf("%s: want KEY=VALUE, got %q", source, p)
+		}
+		flat[strings.TrimSpace(name)] = value
+	}
+	next, warnings := c.applyEach(flat, func(string) string { return source }, true)
+	return next, warnings, nil
+}
+
 // Merge returns c with the settings in raw, a JSON object shaped like the
-// TOML file (e.g. {"model":{"provider":"openai-ws"}}), applied on top and
-// attributed to source. A null or empty raw changes nothing. Clients that
-// wrap settings in a "wisp" section (didChangeConfiguration) are unwrapped.
+// TOML file (e.g. {"model":{"provider":"openai-ws"}}), applied on top as an
+// untrusted layer attributed to source: trusted keys are kept unless the
+// value is one the trusted layers allow, and the refusals are added to
+// Refused. A null or empty raw changes nothing. Clients that wrap settings
+// in a "wisp" section (didChangeConfiguration) are unwrapped.
 func (c Config) Merge(raw []byte, source string) (Config, []string, error) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" || s == "null" {
@@ -151,18 +186,20 @@ func (c Config) Merge(raw []byte, source string) (Config, []string, error) {
 	if inner, ok := tree["wisp"].(map[string]any); ok && len(tree) == 1 {
 		tree = inner
 	}
-	next, warnings := c.apply(flatten("", tree, nil), source)
+	next, warnings := c.applyEach(flatten("", tree, nil), func(string) string { return source }, false)
 	return next, warnings, nil
 }
 
-func (c Config) apply(flat map[string]any, source string) (Config, []string) {
-	return c.applyEach(flat, func(string) string { return source })
-}
-
 // applyEach sets every known key in flat, in a stable order, recording
-// sourceOf(key) as its source.
-func (c Config) applyEach(flat map[string]any, sourceOf func(string) string) (Config, []string) {
+// sourceOf(key) as its source. A trusted layer's values become the
+// trusted ones; an untrusted layer's values for trusted keys are refused
+// unless the trusted layers allow them.
+func (c Config) applyEach(flat map[string]any, sourceOf func(string) string, trusted bool) (Config, []string) {
 	next := c
+	if next.trust == nil {
+		next.capture() // a zero Config: its values are the code's own
+	}
+	next.refused = slices.Clone(c.refused)
 	next.sources = make(map[string]string, len(c.sources)+len(flat))
 	for k, v := range c.sources {
 		next.sources[k] = v
@@ -179,11 +216,26 @@ func (c Config) applyEach(flat map[string]any, sourceOf func(string) string) (Co
 			warnings = append(warnings, fmt.Sprintf("unknown setting %q (%s)", name, sourceOf(name)))
 			continue
 		}
+		if !trusted && k.trusted {
+			candidate := next
+			if err := k.set(&candidate, flat[name]); err != nil {
+				warnings = append(warnings, fmt.Sprintf("setting %q (%s): %v", name, sourceOf(name), err))
+				continue
+			}
+			if !next.trust.allows(k, &candidate) {
+				next.refused = append(next.refused, Refusal{Key: name, Value: k.get(&candidate),
+					Source: sourceOf(name), Env: k.env, File: next.userFile})
+				continue
+			}
+		}
 		if err := k.set(&next, flat[name]); err != nil {
 			warnings = append(warnings, fmt.Sprintf("setting %q (%s): %v", name, sourceOf(name), err))
 			continue
 		}
 		next.sources[name] = sourceOf(name)
+	}
+	if trusted {
+		next.capture()
 	}
 	return next, warnings
 }
@@ -227,12 +279,16 @@ func (c Config) EditModel() Model {
 		m.MaxTokens = e.MaxTokens
 	}
 	m.AllowInsecure = m.AllowInsecure || e.AllowInsecure
+	m.keyTrust = e.keyTrust
 	return m
 }
 
 // Setting is one key's merged value and where it came from.
 type Setting struct {
 	Key, Value, Source, Env string
+	// TrustedOnly keys take values from the editor's settings only when
+	// the trusted layers allow them.
+	TrustedOnly bool
 }
 
 // Settings lists every known key with its value and source, in table
@@ -244,7 +300,7 @@ func (c Config) Settings() []Setting {
 		if src == "" {
 			src = SourceDefault
 		}
-		out = append(out, Setting{Key: k.name, Value: k.get(&c), Source: src, Env: k.env})
+		out = append(out, Setting{Key: k.name, Value: k.get(&c), Source: src, Env: k.env, TrustedOnly: k.trusted})
 	}
 	return out
 }

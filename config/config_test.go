@@ -32,7 +32,7 @@ debounce = "30ms"
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("Load: %v %v", err, warnings)
 	}
-	c, _, err = c.Merge([]byte(`{"model":{"endpoint":"https://init.example/v1"}}`), SourceInitialize)
+	c, _, err = c.Merge([]byte(`{"model":{"model":"from-init"}}`), SourceInitialize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +42,8 @@ debounce = "30ms"
 	}
 	want := map[string][2]string{
 		"model.provider":      {"openai", "file " + file},
-		"model.endpoint":      {"https://init.example/v1", SourceInitialize},
-		"model.model":         {"from-env", "env WISP_MODEL"},
+		"model.endpoint":      {"https://file.example/v1", "file " + file},
+		"model.model":         {"from-init", SourceInitialize},
 		"edit.model.model":    {"deep", "file " + file},
 		"streaming":           {"true", "file " + file},
 		"completion.debounce": {"30ms", "file " + file},
@@ -64,7 +64,7 @@ debounce = "30ms"
 		t.Errorf("typed values: %+v", c.Completion)
 	}
 	// The edit model falls back to the completion model's other fields.
-	if em := c.EditModel(); em.Model != "deep" || em.Provider != "openai" || em.Endpoint != "https://init.example/v1" {
+	if em := c.EditModel(); em.Model != "deep" || em.Provider != "openai" || em.Endpoint != "https://file.example/v1" {
 		t.Errorf("EditModel = %+v", em)
 	}
 }

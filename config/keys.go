@@ -3,7 +3,9 @@ package config
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // key is one setting: its dotted name (TOML and initializationOptions),
@@ -13,25 +15,28 @@ type key struct {
 	env  string
 	get  func(*Config) string
 	set  func(*Config, any) error
+	// trusted keys decide where code and the key go: only the trusted
+	// layers may set them (see trust.go).
+	trusted bool
 }
 
 // keys is the table of every setting wisp knows. Names and environment
 // variables are part of the contract (DESIGN.md, Configuration).
 var keys = []key{
-	str("model.provider", "WISP_PROVIDER", func(c *Config) *string { return &c.Model.Provider }),
-	str("model.endpoint", "WISP_ENDPOINT", func(c *Config) *string { return &c.Model.Endpoint }),
+	trustedOnly(str("model.provider", "WISP_PROVIDER", func(c *Config) *string { return &c.Model.Provider })),
+	trustedOnly(str("model.endpoint", "WISP_ENDPOINT", func(c *Config) *string { return &c.Model.Endpoint })),
 	str("model.model", "WISP_MODEL", func(c *Config) *string { return &c.Model.Model }),
-	str("model.apiKeyEnv", "WISP_API_KEY_ENV", func(c *Config) *string { return &c.Model.APIKeyEnv }),
+	trustedOnly(str("model.apiKeyEnv", "WISP_API_KEY_ENV", func(c *Config) *string { return &c.Model.APIKeyEnv })),
 	str("model.fimTemplate", "WISP_FIM_TEMPLATE", func(c *Config) *string { return &c.Model.FIMTemplate }),
-	boolean("model.allowInsecure", "WISP_ALLOW_INSECURE", func(c *Config) *bool { return &c.Model.AllowInsecure }),
+	trustedOnly(boolean("model.allowInsecure", "WISP_ALLOW_INSECURE", func(c *Config) *bool { return &c.Model.AllowInsecure })),
 	integer("model.maxTokens", "WISP_MAX_TOKENS", func(c *Config) *int { return &c.Model.MaxTokens }),
 	boolean("model.newConnPerRequest", "", func(c *Config) *bool { return &c.Model.NewConnPerRequest }),
-	str("edit.model.provider", "WISP_EDIT_PROVIDER", func(c *Config) *string { return &c.Edit.Provider }),
-	str("edit.model.endpoint", "WISP_EDIT_ENDPOINT", func(c *Config) *string { return &c.Edit.Endpoint }),
+	trustedOnly(str("edit.model.provider", "WISP_EDIT_PROVIDER", func(c *Config) *string { return &c.Edit.Provider })),
+	trustedOnly(str("edit.model.endpoint", "WISP_EDIT_ENDPOINT", func(c *Config) *string { return &c.Edit.Endpoint })),
 	str("edit.model.model", "WISP_EDIT_MODEL", func(c *Config) *string { return &c.Edit.Model }),
-	str("edit.model.apiKeyEnv", "WISP_EDIT_API_KEY_ENV", func(c *Config) *string { return &c.Edit.APIKeyEnv }),
+	trustedOnly(str("edit.model.apiKeyEnv", "WISP_EDIT_API_KEY_ENV", func(c *Config) *string { return &c.Edit.APIKeyEnv })),
 	str("edit.model.fimTemplate", "", func(c *Config) *string { return &c.Edit.FIMTemplate }),
-	boolean("edit.model.allowInsecure", "", func(c *Config) *bool { return &c.Edit.AllowInsecure }),
+	trustedOnly(boolean("edit.model.allowInsecure", "WISP_EDIT_ALLOW_INSECURE", func(c *Config) *bool { return &c.Edit.AllowInsecure })),
 	integer("edit.model.maxTokens", "", func(c *Config) *int { return &c.Edit.MaxTokens }),
 	boolean("streaming", "", func(c *Config) *bool { return &c.Streaming }),
 	integer("completion.budget", "WISP_COMPLETION_BUDGET", func(c *Config) *int { return &c.Completion.Budget }),
@@ -39,6 +44,7 @@ var keys = []key{
 	duration("completion.itemBudget", "WISP_ITEM_BUDGET", func(c *Config) *time.Duration { return &c.Completion.ItemBudget }),
 	boolean("completion.typedAhead", "", func(c *Config) *bool { return &c.Completion.TypedAhead }),
 	duration("completion.grace", "WISP_GRACE", func(c *Config) *time.Duration { return &c.Completion.Grace }),
+	trustedOnly(list("trustedEndpoints", "WISP_TRUSTED_ENDPOINTS", func(c *Config) *[]string { return &c.TrustedEndpoints })),
 }
 
 func keyByName(name string) (key, bool) {
@@ -53,6 +59,11 @@ func keyByName(name string) (key, bool) {
 func envOf(name string) string {
 	k, _ := keyByName(name)
 	return k.env
+}
+
+func trustedOnly(k key) key {
+	k.trusted = true
+	return k
 }
 
 func str(name, env string, field func(*Config) *string) key {
@@ -131,6 +142,34 @@ func duration(name, env string, field func(*Config) *time.Duration) key {
 				return fmt.Errorf("must not be negative, got %s", d)
 			}
 			*field(c) = d
+			return nil
+		}}
+}
+
+// list keys accept an array of strings, or one string of items separated
+// by commas or white space (the form an environment variable can hold).
+func list(name, env string, field func(*Config) *[]string) key {
+	return key{name: name, env: env,
+		get: func(c *Config) string { return strings.Join(*field(c), " ") },
+		set: func(c *Config, v any) error {
+			var out []string
+			switch l := v.(type) {
+			case string:
+				out = strings.FieldsFunc(l, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+			case []any:
+				for _, item := range l {
+					s, ok := item.(string)
+					if !ok {
+						return fmt.Errorf("want a list of strings, got a %T in it", item)
+					}
+					if s = strings.TrimSpace(s); s != "" {
+						out = append(out, s)
+					}
+				}
+			default:
+				return fmt.Errorf("want a list of strings, got %T", v)
+			}
+			*field(c) = out
 			return nil
 		}}
 }

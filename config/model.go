@@ -23,6 +23,10 @@ type Model struct {
 	// NewConnPerRequest turns HTTP keep-alive off: every request pays a
 	// new connection. Only for comparison benchmarks.
 	NewConnPerRequest bool `toml:"newConnPerRequest" json:"newConnPerRequest"`
+
+	// keyTrust is what the trusted layers allow this model's key (see
+	// CheckKey); set by Config, zero for a Model built in code.
+	keyTrust keyTrust
 }
 
 // Provider names.

@@ -38,7 +38,8 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 		s.mu.Unlock()
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize sent twice")
 	}
-	cfg, warnings, err := s.cfg.Merge(p.InitializationOptions, config.SourceInitialize)
+	before := s.cfg
+	cfg, warnings, err := before.Merge(p.InitializationOptions, config.SourceInitialize)
 	if err != nil {
 		warnings = append(warnings, err.Error())
 	}
@@ -46,9 +47,7 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 	s.roots = workspaceRoots(p)
 	s.mu.Unlock()
 
-	for _, w := range warnings {
-		s.log.Warn("configuration", zap.String("warning", w))
-	}
+	s.reportSettings(ctx, before, cfg, warnings)
 	s.startModels(ctx, cfg)
 
 	sync := protocol.TextDocumentSyncKindIncremental
@@ -198,9 +197,7 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChan
 	if err != nil {
 		return err
 	}
-	for _, w := range warnings {
-		s.log.Warn("configuration", zap.String("warning", w))
-	}
+	s.reportSettings(ctx, old, next, warnings)
 	if next.Model != old.Model || next.EditModel() != old.EditModel() || next.Completion != old.Completion {
 		s.startModels(ctx, next)
 	}

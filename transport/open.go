@@ -50,6 +50,11 @@ func Open(m config.Model, getenv func(string) string, log *zap.Logger) (Model, e
 	}
 	key := ""
 	if keyEnv != "" {
+		// Where the key is attached, check again that the user's own
+		// settings chose both the variable and the endpoint.
+		if err := m.CheckKey(); err != nil {
+			return nil, err
+		}
 		key = getenv(keyEnv)
 	}
 	required := m.APIKeyEnv != "" || (m.Provider != config.ProviderFIM && !isLoopback(u.Hostname()))
