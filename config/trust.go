@@ -47,7 +47,14 @@ func (r Refusal) Reason() string {
 	if strings.HasSuffix(r.Key, ".endpoint") {
 		where += "; or list the URL in trustedEndpoints in " + r.File
 	}
-	return fmt.Sprintf("editor settings may come from a workspace, and %s decides where your code and key go: set it in %s", r.Key, where)
+	what := "where your code and key go"
+	switch {
+	case strings.HasSuffix(r.Key, "apiKeyEnv"):
+		what = "which secret wisp sends"
+	case r.Key == "trustedEndpoints":
+		what = "which endpoints editor settings may choose"
+	}
+	return fmt.Sprintf("editor settings may come from a workspace, and %s decides %s: set it in %s", r.Key, what, where)
 }
 
 // String is the whole message: what was refused, from where, and why.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,31 +17,53 @@ import (
 )
 
 // runDoctor prints the merged configuration with where each value came
-// from, then measures the configured model: connection time, time to
-// first token and tokens per second for a tiny request. It names what is
-// wrong in plain words.
+// from, and which editor settings it refuses and why, then measures the
+// configured model: connection time, time to first token and tokens per
+// second for a tiny request. It names what is wrong in plain words.
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("wisp doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	timeout := fs.Duration("timeout", 10*time.Second, "give up on the model after this long")
+	sets := addSetFlag(fs)
+	editor := fs.String("settings", "", "`JSON` (or @FILE): the editor's settings for wisp, as its initializationOptions; shows what wisp would refuse")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cfg, warnings, err := config.Load(os.Getenv)
+	cfg, warnings, err := loadConfig(sets)
 	if err != nil {
 		fmt.Fprintln(stdout, "config:", err)
 		return 1
 	}
+	if *editor != "" {
+		raw := []byte(*editor)
+		if path, ok := strings.CutPrefix(*editor, "@"); ok {
+			if raw, err = os.ReadFile(path); err != nil {
+				fmt.Fprintln(stdout, "settings:", err)
+				return 1
+			}
+		}
+		var w []string
+		if cfg, w, err = cfg.Merge(raw, config.SourceInitialize); err != nil {
+			fmt.Fprintln(stdout, "settings:", err)
+			return 1
+		}
+		warnings = append(warnings, w...)
+	}
 	fmt.Fprintf(stdout, "config file: %s\n\n", config.UserFile(os.Getenv))
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SETTING\tVALUE\tFROM\tENV")
+	fmt.Fprintln(tw, "SETTING\tVALUE\tFROM\tENV\tEDITOR MAY SET")
 	for _, s := range cfg.Settings() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Key, orDash(s.Value), s.Source, orDash(s.Env))
+		editorMay := "yes"
+		if s.TrustedOnly {
+			editorMay = "only values set here"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Key, orDash(s.Value), s.Source, orDash(s.Env), editorMay)
 	}
 	tw.Flush()
 	for _, w := range warnings {
 		fmt.Fprintln(stdout, "warning:", w)
 	}
+	printRefused(stdout, cfg.Refused(), *editor != "")
 	fmt.Fprintln(stdout)
 	ok := checkModel(ctx, stdout, "completion model", cfg.Model, *timeout)
 	if em := cfg.EditModel(); em != cfg.Model {
@@ -50,6 +73,25 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	return 0
+}
+
+// printRefused lists the editor's settings that wisp refuses, with why.
+// checked says whether the editor's settings were given at all.
+func printRefused(w io.Writer, refused []config.Refusal, checked bool) {
+	fmt.Fprintln(w)
+	switch {
+	case !checked:
+		fmt.Fprintln(w, "editor settings: provider, endpoint, apiKeyEnv, allowInsecure and trustedEndpoints are taken from the")
+		fmt.Fprintln(w, "  editor (initializationOptions, didChangeConfiguration) only when they equal the values above or the")
+		fmt.Fprintln(w, "  endpoint is in trustedEndpoints; check an editor's settings with: wisp doctor --settings 'JSON'")
+	case len(refused) == 0:
+		fmt.Fprintln(w, "editor settings: nothing refused")
+	default:
+		fmt.Fprintln(w, "editor settings refused:")
+		for _, r := range refused {
+			fmt.Fprintf(w, "  %s = %q (%s)\n    why: %s\n", r.Key, r.Value, r.Source, r.Reason())
+		}
+	}
 }
 
 func orDash(s string) string {

@@ -31,6 +31,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.SetOutput(stderr)
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted for editors that pass it)")
 	logf := addLogFlags(fs)
+	sets := addSetFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -40,7 +41,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	defer closeLog()
-	cfg, warnings, err := config.Load(os.Getenv)
+	cfg, warnings, err := loadConfig(sets)
 	if err != nil {
 		log.Error("configuration", zap.Error(err))
 		cfg = config.Default()
