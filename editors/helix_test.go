@@ -78,13 +78,13 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 	p["rootPath"] = dir
 	p["rootUri"] = "file://" + dir
 	p["workspaceFolders"] = []any{map[string]any{"name": filepath.Base(dir), "uri": "file://" + dir}}
-	// What languages.toml's `config` table becomes; Helix users get no
-	// streaming notifications.
-	opts := ms.initOptions()
-	delete(opts, "streaming")
-	p["initializationOptions"] = opts
+	// What languages.toml's `environment` table becomes: the model comes
+	// through wisp's environment, which it trusts (languages.toml's
+	// `config`, sent as initializationOptions, may not choose it). Helix
+	// users get no streaming notifications.
+	p["initializationOptions"] = map[string]any{"model": map[string]any{"model": "test"}}
 
-	c := startLSP(t, nil)
+	c := startLSP(t, ms.env())
 	var initResult struct {
 		Capabilities struct {
 			CompletionProvider *struct {

@@ -33,12 +33,20 @@ type modelServer struct {
 // endpoint is the Responses WebSocket URL wisp is pointed at.
 func (m *modelServer) endpoint() string { return "ws://" + m.addr + "/v1/responses" }
 
-// initOptions is the initializationOptions that point wisp at m.
+// initOptions is the settings that point wisp at m, as a user writes them
+// in an editor plugin's configuration; the plugin must pass the model's
+// address through wisp's trusted channel (its environment or flags).
 func (m *modelServer) initOptions() map[string]any {
 	return map[string]any{
 		"model":     map[string]any{"provider": "openai-ws", "endpoint": m.endpoint(), "model": "test"},
 		"streaming": true,
 	}
+}
+
+// env is the environment that points wisp at m, as an editor's
+// `environment` or `cmd_env` setting passes it.
+func (m *modelServer) env() []string {
+	return []string{"WISP_PROVIDER=openai-ws", "WISP_ENDPOINT=" + m.endpoint(), "WISP_MODEL=test"}
 }
 
 // selfCheckEmpty reports whether WISP_EDITORS_SELFCHECK=empty asks every

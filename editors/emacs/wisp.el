@@ -46,11 +46,23 @@
   :type '(repeat string))
 
 (defcustom wisp-initialization-options nil
-  "A plist sent as initializationOptions.
+  "wisp's settings, as a plist shaped like its config.toml.
 For example (:model (:provider \"openai-ws\" :endpoint \"wss://host/v1/responses\"
 :model \"m\" :apiKeyEnv \"MY_KEY\")).  nil uses wisp's own configuration
-\(config.toml, WISP_* environment)."
+\(config.toml, WISP_* environment).
+
+The settings that decide where code and keys go (see
+`wisp--trusted-settings') are passed on wisp's command line, which wisp
+trusts, and only from this variable's global value: a directory-local
+value cannot change them.  The rest are sent as initializationOptions,
+which wisp treats as workspace settings."
   :type 'sexp)
+
+(defconst wisp--trusted-settings
+  '("model.provider" "model.endpoint" "model.apiKeyEnv" "model.allowInsecure"
+    "edit.model.provider" "edit.model.endpoint" "edit.model.apiKeyEnv"
+    "edit.model.allowInsecure" "trustedEndpoints")
+  "Settings wisp takes only from its config file, environment or flags.")
 
 (defcustom wisp-major-modes '(prog-mode)
   "Major modes (and modes derived from them) where lsp-mode starts wisp."
@@ -67,9 +79,48 @@ For example (:model (:provider \"openai-ws\" :endpoint \"wss://host/v1/responses
 (defvar wisp-status nil
   "The state in wisp's last wisp/status notification: idle, generating or error.")
 
+(defun wisp--split-options (plist &optional prefix)
+  "Split the settings PLIST into (TRUSTED . REST).
+TRUSTED is a list of (NAME . VALUE), one for each setting of
+`wisp--trusted-settings' in PLIST; REST is PLIST without them.  PREFIX
+is the dotted name of PLIST itself, for nested calls."
+  (let (trusted rest)
+    (while plist
+      (let* ((key (pop plist))
+             (value (pop plist))
+             (name (concat prefix (substring (symbol-name key) 1))))
+        (cond
+         ((member name wisp--trusted-settings)
+          (push (cons name value) trusted))
+         ((and (consp value) (keywordp (car value)))
+          (let ((inner (wisp--split-options value (concat name "."))))
+            (setq trusted (append (car inner) trusted))
+            (when (cdr inner)
+              (setq rest (append rest (list key (cdr inner)))))))
+         (t (setq rest (append rest (list key value)))))))
+    (cons trusted rest)))
+
+(defun wisp--setting-string (value)
+  "VALUE as `wisp serve --set' takes it."
+  (cond ((eq value t) "true")
+        ((memq value '(nil :json-false :false)) "false")
+        ((stringp value) value)
+        ((or (vectorp value) (listp value)) (mapconcat #'wisp--setting-string value ","))
+        (t (format "%s" value))))
+
 (defun wisp--command ()
-  "The command line that starts wisp."
-  (cons wisp-program wisp-args))
+  "The command line that starts wisp.
+It comes from the global values of the options, never directory-local
+ones, and carries the trusted settings as --set flags."
+  (append (list (default-value 'wisp-program))
+          (default-value 'wisp-args)
+          (mapcan (lambda (setting)
+                    (list "--set" (format "%s=%s" (car setting) (wisp--setting-string (cdr setting)))))
+                  (car (wisp--split-options (default-value 'wisp-initialization-options))))))
+
+(defun wisp--initialization-options ()
+  "The initializationOptions: `wisp-initialization-options' without the trusted settings."
+  (cdr (wisp--split-options wisp-initialization-options)))
 
 (defun wisp--on-status (_workspace params)
   "Record a wisp/status notification PARAMS."
@@ -107,7 +158,7 @@ For example (:model (:provider \"openai-ws\" :endpoint \"wss://host/v1/responses
       :server-id 'wisp
       :add-on? t
       :priority -2
-      :initialization-options (lambda () wisp-initialization-options)
+      :initialization-options #'wisp--initialization-options
       :notification-handlers handlers))))
 
 (with-eval-after-load 'lsp-mode
@@ -125,8 +176,9 @@ For example (:model (:provider \"openai-ws\" :endpoint \"wss://host/v1/responses
 (defun wisp--eglot-contact (_interactive)
   "Eglot's contact for wisp."
   (append (wisp--command)
-          (when wisp-initialization-options
-            (list :initializationOptions wisp-initialization-options))))
+          (let ((options (wisp--initialization-options)))
+            (when options
+              (list :initializationOptions options)))))
 
 ;;;###autoload
 (defun wisp-eglot-setup ()

@@ -2,10 +2,7 @@ import * as vscode from "vscode";
 
 /** The model section of wisp's initializationOptions (DESIGN.md, Configuration). */
 export interface ModelOptions {
-  provider?: string;
-  endpoint?: string;
   model?: string;
-  apiKeyEnv?: string;
 }
 
 /** What the extension sends as initializationOptions. */
@@ -16,22 +13,41 @@ export interface InitOptions {
 }
 
 /**
- * initOptions reads the machine-scoped wisp.* settings. Empty settings are
- * left out so that wisp's own configuration (config.toml, WISP_*
- * environment) still applies.
+ * The settings wisp takes only from its trusted layers (its config file, its
+ * environment, its flags), with the environment variable each goes through.
+ * wisp refuses them in initializationOptions, which may come from a
+ * workspace; these settings are machine-scoped, so they are the user's own.
  */
-export function initOptions(): InitOptions {
+const trusted = {
+  provider: "WISP_PROVIDER",
+  endpoint: "WISP_ENDPOINT",
+  apiKeyEnv: "WISP_API_KEY_ENV",
+} as const;
+
+/**
+ * serverEnv returns the environment additions for the wisp process: the
+ * machine-scoped wisp.provider, wisp.endpoint and wisp.apiKeyEnv as WISP_*
+ * variables. Empty settings are left out so that wisp's own configuration
+ * (config.toml, the inherited WISP_* environment) still applies.
+ */
+export function serverEnv(): Record<string, string> {
   const cfg = vscode.workspace.getConfiguration("wisp");
-  const model: ModelOptions = {};
-  for (const key of ["provider", "endpoint", "model", "apiKeyEnv"] as const) {
+  const env: Record<string, string> = {};
+  for (const [key, variable] of Object.entries(trusted)) {
     const value = cfg.get<string>(key, "").trim();
     if (value !== "") {
-      model[key] = value;
+      env[variable] = value;
     }
   }
+  return env;
+}
+
+/** initOptions reads the settings wisp takes from the editor: the model name. */
+export function initOptions(): InitOptions {
+  const model = vscode.workspace.getConfiguration("wisp").get<string>("model", "").trim();
   const opts: InitOptions = { streaming: true };
-  if (Object.keys(model).length > 0) {
-    opts.model = model;
+  if (model !== "") {
+    opts.model = { model };
   }
   return opts;
 }

@@ -2,7 +2,7 @@
 // through LSP inline completion and answers Quick Edit with text edits.
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
-import { affectsServer, initOptions, serverPath } from "./config";
+import { affectsServer, initOptions, serverEnv, serverPath } from "./config";
 import { quickEdit } from "./quickEdit";
 import { Status, StatusParams } from "./status";
 
@@ -10,9 +10,13 @@ let client: LanguageClient | undefined;
 
 function newClient(output: vscode.LogOutputChannel, status: Status): LanguageClient {
   const command = serverPath();
+  // Where code and keys go reaches wisp through its environment, which it
+  // trusts; initializationOptions may come from a workspace, and wisp
+  // refuses those settings there.
+  const options = { env: { ...process.env, ...serverEnv() } };
   const serverOptions: ServerOptions = {
-    run: { command, args: ["serve"], transport: TransportKind.stdio },
-    debug: { command, args: ["serve", "--log-level", "debug"], transport: TransportKind.stdio },
+    run: { command, args: ["serve"], transport: TransportKind.stdio, options },
+    debug: { command, args: ["serve", "--log-level", "debug"], transport: TransportKind.stdio, options },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],

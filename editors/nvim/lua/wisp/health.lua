@@ -29,6 +29,12 @@ function M.check()
   else
     ok("server: " .. vim.fn.exepath(cmd[1]))
   end
+  local env = wisp.split_trusted(vim.deepcopy(wisp.config.init_options or {}), wisp.config.cmd_env)
+  local names = vim.tbl_keys(env)
+  table.sort(names)
+  for _, name in ipairs(names) do
+    info(("server environment: %s=%s"):format(name, env[name]))
+  end
   local client = wisp.client()
   if client == nil then
     warn("wisp is not running; open a file of a configured filetype (" .. table.concat(wisp.config.filetypes, ", ") .. ")")

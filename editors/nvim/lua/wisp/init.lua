@@ -11,8 +11,13 @@ local defaults = {
   cmd = { "wisp", "serve" },
   -- Filetypes to attach to; "*" (the default) means every file buffer.
   filetypes = { "*" },
-  -- Sent as initializationOptions, e.g. { model = { provider = "openai-ws",
-  -- endpoint = "wss://...", model = "...", apiKeyEnv = "MY_KEY" } }.
+  -- wisp's settings, e.g. { model = { provider = "openai-ws",
+  -- endpoint = "wss://...", model = "...", apiKeyEnv = "MY_KEY" } }. The
+  -- ones that decide where code and keys go (provider, endpoint,
+  -- apiKeyEnv, allowInsecure, under model and edit.model, and
+  -- trustedEndpoints) reach wisp through its environment (WISP_*), which
+  -- wisp trusts; the rest are sent as initializationOptions, which wisp
+  -- treats as workspace settings.
   init_options = {},
   -- Extra environment for the server process (WISP_* variables).
   cmd_env = nil,
@@ -72,8 +77,45 @@ local function on_status(_, result)
   end
 end
 
+-- trusted maps the settings wisp takes only from its trusted layers to
+-- their environment variables (wisp's DESIGN.md, Configuration).
+local trusted = {
+  { { "model", "provider" }, "WISP_PROVIDER" },
+  { { "model", "endpoint" }, "WISP_ENDPOINT" },
+  { { "model", "apiKeyEnv" }, "WISP_API_KEY_ENV" },
+  { { "model", "allowInsecure" }, "WISP_ALLOW_INSECURE" },
+  { { "edit", "model", "provider" }, "WISP_EDIT_PROVIDER" },
+  { { "edit", "model", "endpoint" }, "WISP_EDIT_ENDPOINT" },
+  { { "edit", "model", "apiKeyEnv" }, "WISP_EDIT_API_KEY_ENV" },
+  { { "edit", "model", "allowInsecure" }, "WISP_EDIT_ALLOW_INSECURE" },
+  { { "trustedEndpoints" }, "WISP_TRUSTED_ENDPOINTS" },
+}
+
+-- split_trusted moves the trusted settings out of init_options (changed in
+-- place) into a copy of cmd_env, the server's environment, and returns it.
+function M.split_trusted(init_options, cmd_env)
+  local env = vim.deepcopy(cmd_env or {})
+  for _, t in ipairs(trusted) do
+    local path, var = t[1], t[2]
+    local parent = init_options
+    for i = 1, #path - 1 do
+      parent = type(parent) == "table" and parent[path[i]] or nil
+    end
+    local value = type(parent) == "table" and parent[path[#path]] or nil
+    if value ~= nil then
+      parent[path[#path]] = nil
+      if type(value) == "table" then
+        value = table.concat(value, ",")
+      end
+      env[var] = tostring(value)
+    end
+  end
+  return env
+end
+
 local function client_config()
   local init_options = vim.deepcopy(M.config.init_options or {})
+  local cmd_env = M.split_trusted(init_options, M.config.cmd_env)
   if init_options.streaming == nil then
     -- Partial ghost text matters only where this plugin draws it.
     init_options.streaming = not M.builtin()
@@ -89,7 +131,7 @@ local function client_config()
   return {
     name = "wisp",
     cmd = M.config.cmd,
-    cmd_env = M.config.cmd_env,
+    cmd_env = cmd_env,
     root_dir = vim.fn.getcwd(),
     init_options = init_options,
     handlers = handlers,
