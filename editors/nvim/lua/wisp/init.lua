@@ -101,7 +101,10 @@ function M.split_trusted(init_options, cmd_env)
     for i = 1, #path - 1 do
       parent = type(parent) == "table" and parent[path[i]] or nil
     end
-    local value = type(parent) == "table" and parent[path[#path]] or nil
+    local value = nil
+    if type(parent) == "table" then
+      value = parent[path[#path]] -- may be false: no and/or idiom here
+    end
     if value ~= nil then
       parent[path[#path]] = nil
       if type(value) == "table" then
