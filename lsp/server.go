@@ -27,8 +27,11 @@ import (
 type Options struct {
 	// Log receives diagnostics. It must not write to the LSP stream.
 	Log *zap.Logger
-	// Config is the configuration loaded before initialize (defaults, user
-	// file, environment); initializationOptions are merged on top.
+	// Config is the configuration loaded before initialize from the
+	// trusted layers (defaults, user file, environment, flags). The
+	// editor's settings (initializationOptions, didChangeConfiguration)
+	// are merged on top as untrusted: they may not choose where code and
+	// keys go (config.Refusal), and each refusal is shown to the user once.
 	Config config.Config
 	// OpenModel builds a model for a configuration. The server calls it at
 	// initialize and whenever the model settings change. Never nil.
