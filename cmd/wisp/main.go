@@ -45,7 +45,10 @@ func init() {
 }
 
 func main() {
+	// SIGINT and SIGTERM end ctx, and every command stops promptly and
+	// cleanly; a second signal finds the default handling back and kills.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
