@@ -17,7 +17,7 @@ const keptBits = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 
 // Written says where and how WriteBack wrote a file.
 type Written struct {
-	// Path is the file written: the path given or, when that is a
+	// Path is the file written: the path given or, when that names a
 	// symbolic link, the file the link leads to.
 	Path string
 	// InPlaceWhy is empty when the file was replaced atomically, and
@@ -59,9 +59,12 @@ type Written struct {
 func WriteBack(path string, original, content []byte) (Written, error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return Written{}, fmt.Errorf("write %s: %w", path, err)
+		return Written{Path: path}, fmt.Errorf("write %s: %w", path, err)
 	}
-	w := Written{Path: real}
+	w := Written{Path: path}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		w.Path = real
+	}
 	f, info, err := openForWrite(real)
 	if err != nil {
 		return w, fmt.Errorf("write: %w", err)

@@ -158,6 +158,22 @@ func TestWriteBackThroughSymlink(t *testing.T) {
 	}
 }
 
+// Only a path that is a symbolic link is reported as leading elsewhere:
+// a relative or uncleaned path to a file is the file written.
+func TestWriteBackNamesThePathGiven(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("a.go", []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := WriteBack("./a.go", []byte("old\n"), []byte("new\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Path != "./a.go" {
+		t.Errorf("Written.Path = %q, want the path given", w.Path)
+	}
+}
+
 // Setuid, setgid and sticky bits survive the replacement.
 func TestWriteBackKeepsSpecialBits(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tool.sh")
