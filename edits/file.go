@@ -3,7 +3,6 @@ package edits
 import (
 	"context"
 	"fmt"
-	"io"
 	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -95,15 +94,7 @@ func readTarget(path string, write bool) ([]byte, error) {
 		return ReadRegular(path)
 	}
 	f, _, err := openForWrite(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return data, nil
+	return readAndClose(f, path, err)
 }
 
 // checkText refuses data that is not text: a NUL byte or invalid UTF-8 in

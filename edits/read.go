@@ -16,8 +16,14 @@ import (
 // a FIFO in between.
 func ReadRegular(path string) ([]byte, error) {
 	f, _, err := openRegular(path, os.O_RDONLY)
-	if err != nil {
-		return nil, err
+	return readAndClose(f, path, err)
+}
+
+// readAndClose reads all of f, opened on path, and closes it; a non-nil
+// openErr is returned as it is.
+func readAndClose(f *os.File, path string, openErr error) ([]byte, error) {
+	if openErr != nil {
+		return nil, openErr
 	}
 	defer f.Close()
 	data, err := io.ReadAll(f)

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 
 	"go.lsp.dev/jsonrpc2"
@@ -11,22 +10,22 @@ import (
 // rejection is the answer to a frame whose body is not a JSON-RPC message,
 // or nil when it must go unanswered.
 //
-// A body that is not JSON at all gets a parse error under a null id, as the
-// specification says. JSON that is not a valid request (a method that is
-// not a string or is missing, a wrong "jsonrpc" version) gets an invalid
-// request error under the request's own id when that id can be read, so the
-// client's call gets its answer instead of waiting forever. A malformed
-// response (result or error, no method) goes unanswered: answering a
-// response could start an endless exchange with a client that does the
-// same.
+// A body that is not JSON gets a parse error, and JSON that is not an
+// object an invalid request error, both under a null id as the
+// specification says. An object that is not a valid request (a method that
+// is not a string or is missing, a wrong "jsonrpc" version) gets an invalid
+// request error under the request's own id when that id can be read, so
+// the client's call gets its answer instead of waiting forever. A
+// malformed response (result or error, no method) goes unanswered:
+// answering a response could start an endless exchange with a client that
+// does the same.
 func rejection(body []byte, decodeErr error) *jsonrpc2.Response {
+	if !json.Valid(body) {
+		return jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.NewError(jsonrpc2.ParseError, "malformed JSON-RPC message: "+decodeErr.Error()))
+	}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(body, &obj); err != nil {
-		msg := "malformed JSON-RPC message: " + decodeErr.Error()
-		if errors.Is(decodeErr, jsonrpc2.ErrInvalidRequest) { // valid JSON, not an object: a batch
-			return jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "invalid request: not a JSON-RPC object (batches are not part of LSP)"))
-		}
-		return jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.NewError(jsonrpc2.ParseError, msg))
+	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
+		return jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "invalid request: not a JSON-RPC object (LSP has no batches)"))
 	}
 	method, hasMethod := obj["method"]
 	_, hasResult := obj["result"]
@@ -39,7 +38,7 @@ func rejection(body []byte, decodeErr error) *jsonrpc2.Response {
 	case !hasMethod:
 		why = "invalid request: no method"
 	case !isJSONString(method):
-		why = "invalid request: method must be a string, not " + string(method)
+		why = "invalid request: method must be a string, not " + clip(string(method), 40)
 	case hasResult || hasError:
 		why = "invalid request: a message has a method or a result, not both"
 	case string(obj["jsonrpc"]) != `"2.0"`:
@@ -66,4 +65,12 @@ func readableID(raw json.RawMessage) jsonrpc2.ID {
 // string (json.Unmarshal also accepts null into a string).
 func isJSONString(raw json.RawMessage) bool {
 	return len(raw) > 0 && raw[0] == '"'
+}
+
+// clip returns s cut to at most n bytes, marked when cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

@@ -61,7 +61,7 @@ func main() {
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || (len(args[0]) > 0 && args[0][0] == '-' && !isHelp(args[0])) {
 		if asksHelp(args) {
-			return help(ctx, commands[0], stdout)
+			return help(ctx, runServe, stdout)
 		}
 		return runServe(ctx, args, stdout, stderr)
 	}
@@ -72,7 +72,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	for _, c := range commands {
 		if c.name == args[0] {
 			if asksHelp(args[1:]) {
-				return help(ctx, c, stdout)
+				return help(ctx, c.run, stdout)
 			}
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
@@ -97,12 +97,12 @@ func asksHelp(args []string) bool {
 	return false
 }
 
-// help prints c's usage on stdout and returns 0: help asked for is no
-// failure. Given -h alone, a command's flag set prints its usage on the
-// writer the command was given for errors and the command returns before
-// doing anything else.
-func help(ctx context.Context, c command, stdout io.Writer) int {
-	c.run(ctx, []string{"-h"}, io.Discard, stdout)
+// help prints a command's usage on stdout and returns 0: help asked for
+// is no failure. Given -h alone, a command's flag set prints its usage on
+// the writer the command was given for errors, and the command returns
+// before doing anything else.
+func help(ctx context.Context, run func(context.Context, []string, io.Writer, io.Writer) int, stdout io.Writer) int {
+	run(ctx, []string{"-h"}, io.Discard, stdout)
 	return 0
 }
 
