@@ -42,7 +42,9 @@ type Written struct {
 // the file's owner, group and mode (setuid, setgid and sticky bits
 // included), synced and renamed over the file: readers see the old file or
 // the new one, never a mix, and a failure leaves the old file untouched and
-// no temporary file behind.
+// no temporary file behind. The new file does not carry the old one's
+// extended attributes (ACLs, security labels): the system gives it the
+// folder's defaults.
 //
 // Where a new file could not be faithful, the file is rewritten in place
 // instead and Written.InPlaceWhy says why: it has other hard links (which

@@ -111,7 +111,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	conn.Go(life, s.withCancel(requests.wrap(life, s.handle), requests.cancel))
 	select {
 	case <-conn.Done():
-		s.log.Info("the client closed the connection")
+		s.log.Info("the connection ended", zap.NamedError("reason", conn.Err()))
 	case <-s.exited:
 		s.log.Info("exit received; stopping")
 	case <-ctx.Done():
@@ -122,8 +122,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	// hold it forever.
 	endLife()
 	s.teardown()
-	conn.Close()
-	<-conn.Done()
+	conn.Close() // returns once the connection's goroutines have ended
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state == stateShutdown {
