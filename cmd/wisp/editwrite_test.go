@@ -141,7 +141,22 @@ func TestEditWriteKeepsOwnerOfOthersFiles(t *testing.T) {
 	if !strings.Contains(errOut, "in place") {
 		t.Errorf("stderr does not say the file was written in place: %s", errOut)
 	}
-	assertOnly(t, dir, "locked.go", "open.go")
+
+	// Written in place by nobody, root's setuid file would lose the bit
+	// for good: refused.
+	setuid := writeFile(t, dir, "setuid.go", sumSrc, 0o666)
+	want := 0o666 | os.ModeSetuid
+	if err := os.Chmod(setuid, want); err != nil {
+		t.Fatal(err)
+	}
+	errOut, code = editWrite(t, cred, env, setuid)
+	if code != exitTrouble || !strings.Contains(errOut, "only its owner may set again") {
+		t.Fatalf("root's setuid file: exit %d, stderr %q; want a refusal saying why", code, errOut)
+	}
+	if fi, _ := os.Stat(setuid); mustRead(t, setuid) != sumSrc || fi.Mode()&(os.ModePerm|os.ModeSetuid) != want {
+		t.Fatalf("root's setuid file was changed: mode %v", fi.Mode())
+	}
+	assertOnly(t, dir, "locked.go", "open.go", "setuid.go")
 }
 
 // Root editing another user's file leaves it that user's.
