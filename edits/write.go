@@ -181,7 +181,7 @@ func rewrite(f *os.File, info fs.FileInfo, content []byte) error {
 	special := info.Mode() & (fs.ModeSetuid | fs.ModeSetgid)
 	euid := os.Geteuid()
 	if special != 0 && euid != 0 && int(info.Sys().(*syscall.Stat_t).Uid) != euid {
-		return fmt.Errorf("%w: writing would clear its %v bits, which only its owner may set again", ErrNotFaithful, special)
+		return fmt.Errorf("%w: writing would clear its %s, which only its owner may set again", ErrNotFaithful, specialNames(special))
 	}
 	if _, err := f.WriteAt(content, 0); err != nil {
 		return err
@@ -198,6 +198,17 @@ func rewrite(f *os.File, info fs.FileInfo, content []byte) error {
 		return fmt.Errorf("sync: %w", err)
 	}
 	return nil
+}
+
+// specialNames names the setuid and setgid bits of m.
+func specialNames(m fs.FileMode) string {
+	switch m & (fs.ModeSetuid | fs.ModeSetgid) {
+	case fs.ModeSetuid:
+		return "setuid bit"
+	case fs.ModeSetgid:
+		return "setgid bit"
+	}
+	return "setuid and setgid bits"
 }
 
 // renameFile is os.Rename; tests replace it to make the last step fail.
