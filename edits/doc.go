@@ -7,8 +7,9 @@
 // model to rewrite it, ExtractCode pulls the code out of the model's reply,
 // Diff reduces the rewrite to minimal edits, and Rebase moves those edits
 // over changes the user made while the model was working. Run strings the
-// steps together for the headless "wisp edit" command, and WriteAtomic
-// writes its results to disk.
+// steps together for the headless "wisp edit" command, and WriteBack
+// writes its results to disk, changing nothing about a file but its
+// content.
 //
 // Everything here works in byte offsets into a *text.Text; the LSP server
 // converts to and from protocol positions at its boundary.

@@ -15,6 +15,17 @@ var (
 	// ErrChangedOnDisk: the file on disk is no longer what was read and
 	// edited, so writing would lose someone else's change.
 	ErrChangedOnDisk = errors.New("file changed on disk since it was read")
+	// ErrNotRegular: the path names a FIFO, a device, a socket or a
+	// folder, which an edit neither reads nor replaces.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrNotWritable: the system does not let the user write the file
+	// (its mode, an ACL, a read-only mount), so an edit does not replace
+	// it, even where the folder would allow a new file in its place.
+	ErrNotWritable = errors.New("not writable")
+	// ErrNotFaithful: the file cannot be written without losing one of
+	// its properties (a setuid or setgid bit only its owner may set
+	// again), so it is left alone.
+	ErrNotFaithful = errors.New("cannot be written without changing it beyond its content")
 	// ErrBinary: the file is not UTF-8 text.
 	ErrBinary = errors.New("not a text file")
 	// ErrBadEdits: edits are out of bounds, unsorted or overlapping.

@@ -3,7 +3,6 @@ package edits
 import (
 	"context"
 	"fmt"
-	"os"
 	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -27,7 +26,7 @@ func editFile(ctx context.Context, model transport.Model, instruction string, op
 
 func editFileErr(ctx context.Context, model transport.Model, instruction string, opts RunOptions, r *FileResult) error {
 	path := r.Target.Path
-	data, err := os.ReadFile(path)
+	data, err := readTarget(path, opts.Write)
 	if err != nil {
 		return err
 	}
@@ -78,9 +77,24 @@ func editFileErr(ctx context.Context, model transport.Model, instruction string,
 	}
 	r.Status = Changed
 	if opts.Write {
-		return WriteAtomic(path, data, []byte(r.After))
+		w, err := WriteBack(path, data, []byte(r.After))
+		if err != nil {
+			return err
+		}
+		r.Written = &w
 	}
 	return nil
+}
+
+// readTarget reads the regular file at path. When the edit is to be
+// written it also checks, before the model is asked, that the user may
+// write the file.
+func readTarget(path string, write bool) ([]byte, error) {
+	if !write {
+		return ReadRegular(path)
+	}
+	f, _, err := openForWrite(path)
+	return readAndClose(f, path, err)
 }
 
 // checkText refuses data that is not text: a NUL byte or invalid UTF-8 in

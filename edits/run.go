@@ -19,7 +19,7 @@ const defaultConcurrency = 4
 type RunOptions struct {
 	// Concurrency bounds how many files are edited at once; 0 means 4.
 	Concurrency int
-	// Write writes each changed file with WriteAtomic.
+	// Write writes each changed file with WriteBack.
 	Write bool
 	// Progress, when not nil, is called after each file finishes with the
 	// number finished so far, the total and the file's path. Calls never
@@ -70,14 +70,17 @@ type FileResult struct {
 	Diff string
 	// Err is why the edit failed; nil unless Status is Failed.
 	Err error
+	// Written says where and how the file was written; nil unless it was.
+	Written *Written
 }
 
 // Run edits every target as instruction says, asking model for each, and
 // returns one result per target in the order given. Files are edited
 // concurrently, at most opts.Concurrency at a time. A target that fails
-// (missing, unreadable or binary file, a range outside it, a reply that is
-// not code, a file changed on disk before writing) fails alone and never
-// leaves a partial write. A file named by two targets fails the second.
+// (missing, unreadable, binary or not a regular file, a range outside it,
+// a reply that is not code, with RunOptions.Write a file the user may not
+// write or one changed on disk before writing) fails alone and never leaves
+// a partial write. A file named by two targets fails the second.
 //
 // The error is for the run as a whole: a nil model or an empty instruction,
 // or ctx ending before every file was done.

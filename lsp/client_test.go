@@ -44,6 +44,13 @@ type notice struct {
 // editor on the other. model is used for every provider.
 func startServer(t *testing.T, model transport.Model, cfg config.Config) *fakeEditor {
 	t.Helper()
+	return startServerCtx(t, context.Background(), model, cfg)
+}
+
+// startServerCtx is startServer with the context Serve is given; ending it
+// is how a signal stops the server.
+func startServerCtx(t *testing.T, ctx context.Context, model transport.Model, cfg config.Config) *fakeEditor {
+	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
 	srv := lsp.New(lsp.Options{
 		Log:    zap.NewNop(),
@@ -54,7 +61,7 @@ func startServer(t *testing.T, model transport.Model, cfg config.Config) *fakeEd
 	})
 	e := &fakeEditor{t: t, raw: clientEnd, done: make(chan int, 1), changed: make(chan struct{}),
 		applyResult: map[string]any{"applied": true}}
-	go func() { e.done <- srv.Serve(context.Background(), serverEnd) }()
+	go func() { e.done <- srv.Serve(ctx, serverEnd) }()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(clientEnd))
 	e.conn.Go(context.Background(), e.handle)
 	t.Cleanup(func() {

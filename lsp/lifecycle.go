@@ -177,12 +177,10 @@ func (s *Server) shutdown(ctx context.Context, _ jsonrpc2.RawMessage) (any, erro
 	return nil, nil
 }
 
-// exit ends the connection; Serve then returns the exit code.
+// exit tells Serve to stop; Serve then returns the exit code. Stopping is
+// not done here, on the read loop, because it waits for the loop to end.
 func (s *Server) exit(ctx context.Context, _ jsonrpc2.RawMessage) (any, error) {
-	s.mu.Lock()
-	conn := s.conn
-	s.mu.Unlock()
-	go conn.Close() // not on the read loop, which Close waits for
+	s.exitOnce.Do(func() { close(s.exited) })
 	return nil, nil
 }
 

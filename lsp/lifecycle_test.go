@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/goleak"
@@ -103,6 +104,60 @@ func TestShutdownExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// blockingModel starts every generation, reports it on started, and ends
+// it only when its context ends, as a stalled model does.
+type blockingModel struct{ started chan struct{} }
+
+func (m blockingModel) Generate(ctx context.Context, _ transport.Request, _ func(string)) (transport.Result, error) {
+	m.started <- struct{}{}
+	<-ctx.Done()
+	return transport.Result{}, &transport.Error{Kind: transport.KindCancelled, Err: ctx.Err()}
+}
+
+func (blockingModel) Close() error { return nil }
+
+// When Serve's context ends (a signal, in the command) the server stops at
+// once, though a completion waits on a stalled model and the client holds
+// the connection open: the generation is cancelled and Serve returns 1, as
+// there was no shutdown.
+func TestServeStopsWhenContextEnds(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	model := blockingModel{started: make(chan struct{}, 1)}
+	e := startServerCtx(t, ctx, model, config.Default())
+	e.initialize("initialize-nvim-0.12.4.json", nil)
+	uri := "file:///tmp/stall.go"
+	e.open(uri, "go", "package s\n\nfunc f() int {\n\treturn \n}\n")
+	answered := make(chan error, 1)
+	go func() {
+		answered <- e.call("textDocument/inlineCompletion", map[string]any{
+			"textDocument": map[string]any{"uri": uri},
+			"position":     map[string]any{"line": 3, "character": 8},
+			"context":      map[string]any{"triggerKind": 1},
+		}, nil)
+	}()
+	select {
+	case <-model.started:
+	case err := <-answered:
+		t.Fatalf("the completion ended before reaching the model: %v", err)
+	}
+	stop()
+	select {
+	case code := <-e.done:
+		e.done <- code // for the cleanup
+		if code != 1 {
+			t.Errorf("exit code %d, want 1", code)
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("Serve did not return after its context ended")
+	}
+	<-answered
+}
+
+// hangGuard bounds waits for what must happen at once; it guards the test
+// run against a hang and measures nothing.
+const hangGuard = 30 * time.Second
 
 func TestRequestBeforeInitialize(t *testing.T) {
 	e := startServer(t, echoModel{}, config.Default())

@@ -53,9 +53,13 @@ type Server struct {
 	log  *zap.Logger
 	docs *store
 
+	// exited is closed, once, by the exit notification; never nil.
+	exited   chan struct{}
+	exitOnce sync.Once
+
 	mu sync.Mutex // guards the fields below
 	// conn and life are set once by Serve and never changed; life ends
-	// when Serve returns.
+	// when Serve stops serving.
 	conn   jsonrpc2.Conn
 	life   context.Context
 	state  state
@@ -85,12 +89,18 @@ type clientFeatures struct {
 // New returns a server ready to Serve one connection.
 func New(opts Options) *Server {
 	return &Server{opts: opts, log: opts.Log, docs: newStore(), cfg: opts.Config, said: map[string]bool{},
-		edits: newEditTracker()}
+		edits: newEditTracker(), exited: make(chan struct{})}
 }
 
-// Serve speaks LSP over rwc until the client sends exit or the connection
-// closes. It returns the process exit code the specification asks for: 0
-// after shutdown then exit, 1 otherwise.
+// Serve speaks LSP over rwc until the client sends exit, the connection
+// closes or ctx ends (the process was told to stop). It returns the process
+// exit code the specification asks for: 0 after shutdown, 1 otherwise.
+//
+// Stopping, for whichever reason, cancels every request in flight and every
+// generation, closes the model connections and then closes rwc; Serve
+// returns once the connection's goroutines have ended. It needs rwc's Close
+// to end a Read in progress (a pipe or a socket does; a bare os.Stdin does
+// not), since the client may still hold its end open.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	stream := newTolerantStream(rwc, s.log)
 	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
@@ -104,11 +114,18 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	conn.Go(life, s.withCancel(requests.wrap(life, s.handle), requests.cancel))
 	select {
 	case <-conn.Done():
+		s.log.Info("the connection ended", zap.NamedError("reason", conn.Err()))
+	case <-s.exited:
+		s.log.Info("exit received; stopping")
 	case <-ctx.Done():
-		conn.Close()
-		<-conn.Done()
+		s.log.Info("stopping", zap.NamedError("reason", context.Cause(ctx)))
 	}
+	// Requests and generations first: the connection's Close waits for
+	// handlers in flight, and a handler waiting on a stalled model would
+	// hold it forever.
+	endLife()
 	s.teardown()
+	conn.Close() // returns once the connection's goroutines have ended
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state == stateShutdown {

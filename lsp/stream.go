@@ -11,8 +11,9 @@ import (
 
 // tolerantStream is LSP header framing that survives bad bodies. The
 // connection's own reader treats an undecodable frame as fatal; wisp instead
-// answers it with a JSON-RPC parse error (id null, as the specification
-// says) and reads on, so one malformed message never takes the server down.
+// answers it with a JSON-RPC error (see rejection: a parse error, or an
+// invalid request under the request's own id) and reads on, so one
+// malformed message never takes the server down.
 //
 // A broken header is different: the byte stream has lost its framing and
 // nothing after it can be trusted, so that still ends the connection.
@@ -51,9 +52,13 @@ func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, err
 		if err == nil {
 			return msg, n, nil
 		}
-		s.log.Warn("malformed JSON-RPC message answered with a parse error",
-			zap.Error(err), zap.Int("bytes", len(body)))
-		reply := jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.NewError(jsonrpc2.ParseError, "malformed JSON-RPC message: "+err.Error()))
+		reply := rejection(body, err)
+		if reply == nil {
+			s.log.Warn("malformed JSON-RPC response ignored", zap.Error(err), zap.Int("bytes", len(body)))
+			continue
+		}
+		s.log.Warn("malformed JSON-RPC message answered with an error",
+			zap.Error(err), zap.Int("bytes", len(body)), zap.NamedError("answer", reply.Err()))
 		if _, werr := s.inner.Write(ctx, reply); werr != nil {
 			return nil, 0, werr
 		}

@@ -17,12 +17,36 @@ import (
 	"github.com/wisp-lsp/wisp/edits"
 )
 
-// Exit codes of wisp edit, as diff(1) has them.
+// Exit codes of wisp edit. Printing a diff, they are diff(1)'s, as in a
+// formatter's check mode: 0 no change, 1 changes, 2 trouble. With --write
+// a change is the success asked for: 0 written (or nothing to change), 2
+// trouble.
 const (
 	exitNoChange = 0
 	exitChanged  = 1
 	exitTrouble  = 2
 )
+
+const editUsage = `usage: wisp edit FILE[:LINE[:COL[-LINE:COL]]]... -m INSTRUCTION [--write] [--json]
+
+Asks the edit model to carry out INSTRUCTION on each target (a whole file,
+the code around a line or column, or a range; "-" reads targets from
+stdin, one a line) and prints the changes as a unified diff.
+
+--write writes the changes instead. A file is replaced atomically, keeping
+its owner, group and mode (setuid, setgid and sticky bits included); a
+symbolic link's target is written (and named); a file with other hard
+links, or one that a new file could not be faithful to, is rewritten in
+place. Refused: a file changed since it was read, one the user may not
+write (a read-only file is not replaced), and anything but a regular file
+(a FIFO, a device).
+
+Exit status: without --write, 0 when nothing would change, 1 when the diff
+shows changes, 2 on trouble; with --write, 0 when every file was written
+or needed nothing, 2 on trouble.
+
+Flags:
+`
 
 // runEdit runs a quick edit on one or more targets: a unified diff on
 // stdout, or with --write the files rewritten atomically; --json prints
@@ -31,14 +55,18 @@ func runEdit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("wisp edit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	instruction := fs.String("m", "", "the instruction (required)")
-	write := fs.Bool("write", false, "write the changes to the files (atomically; refused if a file changed meanwhile)")
+	write := fs.Bool("write", false, "write the changes to the files instead of printing a diff (see above)")
 	asJSON := fs.Bool("json", false, "print the edits as JSON")
 	jobs := fs.Int("j", 4, "files edited at once")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), editUsage)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(reorder(args, map[string]bool{"-m": true, "--m": true, "-j": true, "--j": true})); err != nil {
 		return exitTrouble
 	}
 	if *instruction == "" || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: wisp edit FILE[:LINE[:COL[-LINE:COL]]]... -m INSTRUCTION [--write] [--json]")
+		fs.Usage()
 		return exitTrouble
 	}
 	var targets []edits.Target
@@ -83,7 +111,8 @@ func runEdit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // report prints the results and returns the exit code: trouble if any
-// file failed, else changed if any changed, else no change.
+// file failed; else, printing diffs, changed if any would change; else
+// no change.
 func report(results []edits.FileResult, asJSON, wrote bool, stdout, stderr io.Writer) int {
 	code := exitNoChange
 	changed, failed := 0, 0
@@ -91,13 +120,21 @@ func report(results []edits.FileResult, asJSON, wrote bool, stdout, stderr io.Wr
 		switch r.Status {
 		case edits.Changed:
 			changed++
-			if code == exitNoChange {
+			if code == exitNoChange && !wrote {
 				code = exitChanged
 			}
 		case edits.Failed:
 			failed++
 			code = exitTrouble
 			fmt.Fprintf(stderr, "wisp edit: %s: %v\n", r.Target, r.Err)
+		}
+		if w := r.Written; w != nil {
+			if w.Path != r.Target.Path {
+				fmt.Fprintf(stderr, "wisp edit: %s is a symbolic link; wrote its target %s\n", r.Target.Path, w.Path)
+			}
+			if w.InPlaceWhy != "" {
+				fmt.Fprintf(stderr, "wisp edit: %s: written in place, not atomically: %s\n", w.Path, w.InPlaceWhy)
+			}
 		}
 	}
 	if asJSON {

@@ -24,7 +24,9 @@ import (
 )
 
 // command is one subcommand: its name, a line of help, and its body. run
-// returns the process exit code.
+// returns the process exit code. It parses its flags before it does
+// anything else, printing flag errors and usage on stderr: `wisp CMD -h`
+// relies on that (see help).
 type command struct {
 	name, usage string
 	run         func(ctx context.Context, args []string, stdout, stderr io.Writer) int
@@ -45,7 +47,10 @@ func init() {
 }
 
 func main() {
+	// SIGINT and SIGTERM end ctx, and every command stops promptly and
+	// cleanly; a second signal finds the default handling back and kills.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -55,6 +60,9 @@ func main() {
 // flags such as --stdio, means serve.
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || (len(args[0]) > 0 && args[0][0] == '-' && !isHelp(args[0])) {
+		if asksHelp(args) {
+			return help(ctx, runServe, stdout)
+		}
 		return runServe(ctx, args, stdout, stderr)
 	}
 	if isHelp(args[0]) || args[0] == "help" {
@@ -63,6 +71,9 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			if asksHelp(args[1:]) {
+				return help(ctx, c.run, stdout)
+			}
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
 	}
@@ -72,6 +83,28 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func isHelp(s string) bool { return s == "-h" || s == "--help" || s == "-help" }
+
+// asksHelp reports whether args, up to a "--", ask for help.
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if isHelp(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// help prints a command's usage on stdout and returns 0: help asked for
+// is no failure. Given -h alone, a command's flag set prints its usage on
+// the writer the command was given for errors, and the command returns
+// before doing anything else.
+func help(ctx context.Context, run func(context.Context, []string, io.Writer, io.Writer) int, stdout io.Writer) int {
+	run(ctx, []string{"-h"}, io.Discard, stdout)
+	return 0
+}
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "wisp: a language server for fast code models (inline completions and quick edits).")

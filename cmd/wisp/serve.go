@@ -13,14 +13,28 @@ import (
 	"github.com/wisp-lsp/wisp/lsp"
 )
 
-// stdio joins stdin and stdout into the LSP connection. Closing it closes
-// both, so the client sees the server go.
-type stdio struct{}
+// stdio joins stdin and stdout into the LSP connection. A read of
+// os.Stdin blocks in a system call that closing the file does not end, and
+// the server must be able to stop (on exit, or on a signal) while the
+// client still holds stdin open; so stdin is copied through a pipe by a
+// goroutine of its own, and Close ends a pending Read at once. Closing also
+// closes stdout, so the client sees the server go. The copying goroutine
+// ends with the process.
+type stdio struct{ in *io.PipeReader }
 
-func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
-func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
-func (stdio) Close() error {
-	os.Stdin.Close()
+func newStdio() stdio {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, os.Stdin)
+		pw.CloseWithError(err) // nil means io.EOF to the reader
+	}()
+	return stdio{in: pr}
+}
+
+func (s stdio) Read(p []byte) (int, error) { return s.in.Read(p) }
+func (stdio) Write(p []byte) (int, error)  { return os.Stdout.Write(p) }
+func (s stdio) Close() error {
+	s.in.Close()
 	return os.Stdout.Close()
 }
 
@@ -51,5 +65,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	srv := lsp.New(lsp.Options{Log: log, Config: cfg, OpenModel: modelOpener(log)})
 	log.Info("serving LSP on stdio", zap.String("version", lsp.Version))
-	return srv.Serve(ctx, stdio{})
+	code := srv.Serve(ctx, newStdio())
+	log.Info("stopped", zap.Int("exit code", code))
+	log.Sync()
+	return code
 }
