@@ -1,0 +1,132 @@
+package workspace
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Tiers of a resolved symbol, best first.
+const (
+	tierSameFile = iota
+	tierSamePackage
+	tierImported
+	tierWorkspace
+)
+
+// maxPerNameElsewhere bounds the workspace-wide definitions of one name,
+// so a common name (String, new, get) cannot crowd out the rest.
+const maxPerNameElsewhere = 2
+
+// candidateSym is a symbol found for one of Resolve's names.
+type candidateSym struct {
+	ref       symRef
+	tier      int
+	nameRank  int // index of the name in Resolve's names
+	proximity int // folders shared with fromPath
+}
+
+// Resolve returns up to max definitions of names as seen from fromPath,
+// best first: definitions in the same file, then in the same Go package,
+// then in files fromPath imports, then anywhere else in the workspace,
+// ranked by the order of names (callers put the most relevant first) and
+// by how close the defining file is to fromPath. It answers from what is
+// indexed at the moment and never waits for a build.
+func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
+	if max <= 0 || len(names) == 0 {
+		return nil
+	}
+	if abs, err := filepath.Abs(fromPath); err == nil {
+		fromPath = abs
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	tiers := map[*file]int{}
+	if from := ix.files[fromPath]; from != nil {
+		tiers[from] = tierSameFile
+		for _, f := range ix.importedFiles(from) {
+			tiers[f] = tierImported
+		}
+	}
+	fromDir := filepath.Dir(fromPath)
+	if filepath.Ext(fromPath) == ".go" {
+		for _, f := range ix.dirs[fromDir] {
+			if f.Path != fromPath && f.Lang == "go" {
+				tiers[f] = tierSamePackage
+			}
+		}
+	}
+	var cands []candidateSym
+	seen := map[string]bool{}
+	for rank, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		for _, r := range ix.byName[name] {
+			tier, ok := tiers[r.f]
+			if !ok {
+				tier = tierWorkspace
+			}
+			cands = append(cands, candidateSym{ref: r, tier: tier, nameRank: rank,
+				proximity: sharedDirs(fromDir, filepath.Dir(r.f.Path))})
+		}
+	}
+	slices.SortFunc(cands, func(a, b candidateSym) int {
+		switch {
+		case a.tier != b.tier:
+			return a.tier - b.tier
+		case a.nameRank != b.nameRank:
+			return a.nameRank - b.nameRank
+		case a.proximity != b.proximity:
+			return b.proximity - a.proximity
+		case a.ref.f.Path != b.ref.f.Path:
+			return strings.Compare(a.ref.f.Path, b.ref.f.Path)
+		}
+		return a.ref.i - b.ref.i
+	})
+	out := make([]Symbol, 0, min(max, len(cands)))
+	elsewhere := map[int]int{} // name rank → workspace-tier symbols taken
+	for _, c := range cands {
+		if len(out) == max {
+			break
+		}
+		if c.tier == tierWorkspace {
+			if elsewhere[c.nameRank] == maxPerNameElsewhere {
+				continue
+			}
+			elsewhere[c.nameRank]++
+		}
+		s := c.ref.f.Symbols[c.ref.i]
+		s.Reason = reason(c.tier, fromPath)
+		out = append(out, s)
+	}
+	return out
+}
+
+func reason(tier int, fromPath string) string {
+	switch tier {
+	case tierSameFile:
+		return "same file"
+	case tierSamePackage:
+		return "same package"
+	case tierImported:
+		return "imported by " + fromPath
+	}
+	return "workspace"
+}
+
+// sharedDirs counts the leading folders two folders share.
+func sharedDirs(a, b string) int {
+	const sep = filepath.Separator
+	n, i := 0, 0
+	for ; i < len(a) && i < len(b) && a[i] == b[i]; i++ {
+		if a[i] == sep {
+			n++
+		}
+	}
+	if (i == len(a) || a[i] == sep) && (i == len(b) || b[i] == sep) {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,143 @@
+package workspace_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wisp-lsp/wisp/workspace"
+)
+
+// openFixture indexes testdata/<name> without a disk cache and waits for
+// the build.
+func openFixture(t *testing.T, name string) (*workspace.Index, string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	t.Cleanup(func() { ix.Close() })
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return ix, root
+}
+
+// find returns the first symbol named name (Parent.Name for members).
+func find(syms []workspace.Symbol, name string) (workspace.Symbol, bool) {
+	for _, s := range syms {
+		q := s.Name
+		if s.Parent != "" {
+			q = s.Parent + "." + s.Name
+		}
+		if q == name {
+			return s, true
+		}
+	}
+	return workspace.Symbol{}, false
+}
+
+// Each language's imports resolve to the files they name: the definitions
+// come from those files, marked as imported, ahead of same-named
+// definitions elsewhere in the workspace.
+func TestResolveImports(t *testing.T) {
+	cases := []struct {
+		fixture, from string
+		names         []string
+		// want maps a symbol to the file (relative to the fixture) that
+		// must define it, as an import of from.
+		want map[string]string
+		// sig holds a substring each symbol's signature must contain.
+		sig map[string]string
+	}{
+		{
+			fixture: "gomod", from: "main.go",
+			names: []string{"Add", "Item", "Total", "New"},
+			want:  map[string]string{"Cart.Add": "cart/cart.go", "Item": "cart/item.go", "Cart.Total": "cart/cart.go", "New": "cart/cart.go"},
+			sig:   map[string]string{"Item": "type Item struct { SKU string; Price int }", "Cart.Add": "func (c *Cart) Add(it Item)"},
+		},
+		{
+			fixture: "py", from: "app/main.py",
+			names: []string{"connect", "User", "slugify"},
+			want:  map[string]string{"connect": "app/db/__init__.py", "User": "app/models.py", "slugify": "app/util/__init__.py"},
+			sig:   map[string]string{"User": "self.name; self.email", "connect": "def connect(url: str, timeout: float = 5.0)"},
+		},
+		{
+			fixture: "ts", from: "src/main.ts",
+			names: []string{"Circle", "area", "log", "clamp"},
+			want:  map[string]string{"Circle": "src/shapes.ts", "area": "src/shapes.ts", "log": "src/lib/index.ts", "clamp": "src/math.ts"},
+			sig:   map[string]string{"Circle": "scale(k: number): Circle", "log": "function log(msg: unknown): void"},
+		},
+		{
+			fixture: "rust", from: "src/net.rs",
+			names: []string{"backoff"},
+			want:  map[string]string{"backoff": "src/util/mod.rs"},
+			sig:   map[string]string{"backoff": "pub fn backoff(n: u32) -> u32"},
+		},
+		{
+			fixture: "rust", from: "src/lib.rs",
+			names: []string{"Conn"},
+			want:  map[string]string{"Conn": "src/net.rs"},
+			sig:   map[string]string{"Conn": "pub struct Conn { pub addr: String; retries: u32 }"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.fixture+"/"+c.from, func(t *testing.T) {
+			ix, root := openFixture(t, c.fixture)
+			from := filepath.Join(root, c.from)
+			got := ix.Resolve(from, c.names, 20)
+			for name, file := range c.want {
+				s, ok := find(got, name)
+				if !ok {
+					t.Errorf("%s not resolved; got %v", name, got)
+					continue
+				}
+				if s.Path != filepath.Join(root, file) || s.Reason != "imported by "+from {
+					t.Errorf("%s from %s (%s), want %s imported", name, s.Path, s.Reason, file)
+				}
+				if want := c.sig[name]; want != "" && !strings.Contains(s.Signature, want) {
+					t.Errorf("%s signature %q lacks %q", name, s.Signature, want)
+				}
+			}
+		})
+	}
+}
+
+// The imported definition ranks before an unrelated one of the same name,
+// and definitions elsewhere still come, marked "workspace".
+func TestResolveRanking(t *testing.T) {
+	ix, root := openFixture(t, "gomod")
+	got := ix.Resolve(filepath.Join(root, "main.go"), []string{"Total", "banner"}, 10)
+	var order []string
+	for _, s := range got {
+		rel, _ := filepath.Rel(root, s.Path)
+		order = append(order, s.Name+"@"+rel+"/"+s.Reason[:4])
+	}
+	want := []string{"banner@helpers.go/same", "Total@cart/cart.go/impo", "Total@other/other.go/work"}
+	if strings.Join(order, " ") != strings.Join(want, " ") {
+		t.Fatalf("order %v, want %v", order, want)
+	}
+	if got[0].Reason != "same package" || got[0].Doc != "banner is printed first." {
+		t.Errorf("first %+v", got[0])
+	}
+}
+
+// Vendored, node_modules, .gitignored and generated files are skipped; a
+// negated .gitignore pattern keeps its file.
+func TestSkips(t *testing.T) {
+	ix, root := openFixture(t, "gomod")
+	from := filepath.Join(root, "main.go")
+	for _, name := range []string{"Vendored", "Ignored", "GitIgnoredGen", "Generated", "InNodeModules"} {
+		if got := ix.Resolve(from, []string{name}, 5); len(got) > 0 {
+			t.Errorf("%s indexed from %s", name, got[0].Path)
+		}
+	}
+	if got := ix.Resolve(from, []string{"KeptGen"}, 5); len(got) != 1 {
+		t.Errorf("KeptGen (re-included by !keep_gen.go) not indexed")
+	}
+	if st := ix.Stats(); st.Files != 6 || st.Symbols == 0 || st.Bytes == 0 {
+		t.Errorf("stats %+v, want 6 files", st)
+	}
+}
