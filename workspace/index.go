@@ -77,7 +77,7 @@ type Index struct {
 	goModules map[string]string
 	// crates holds the folders holding a Cargo.toml.
 	crates map[string]bool
-	stats     Stats
+	stats  Stats
 	// dirty: files changed since the disk cache was last written.
 	dirty bool
 
