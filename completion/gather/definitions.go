@@ -1,0 +1,224 @@
+package gather
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/workspace"
+)
+
+// Resolver finds definitions of names as seen from a file: the workspace
+// index (*workspace.Index) implements it. Resolve must be safe to call
+// from any goroutine and must not block on indexing.
+type Resolver interface {
+	Resolve(fromPath string, names []string, max int) []workspace.Symbol
+}
+
+// Limits of the definition search.
+const (
+	// maxDefinitionNames bounds the identifiers looked up per request.
+	maxDefinitionNames = 40
+	// maxDefinitions bounds the definitions asked of the resolver.
+	maxDefinitions = 48
+	// bodyLines bounds how far back the enclosing body is read.
+	bodyLines = 200
+	// statementLines is how far back identifiers are read when the
+	// cursor is in no function.
+	statementLines = 30
+)
+
+// definitions returns, within tokens, the definitions of the identifiers
+// the code around the cursor uses, from the workspace index: the
+// receiver or object before a "." at the cursor first, then the current
+// statement's and the enclosing function's identifiers, most recently
+// used first. Keywords, the word being typed and names declared locally
+// (parameters, local variables) are not looked up; definitions already in
+// the windows are left out. Each piece is the definition's doc line and
+// signature (small types with their members), never a body.
+func (g *gatherer) definitions(tokens int) []Piece {
+	if g.in.Workspace == nil || tokens <= 0 {
+		return nil
+	}
+	names := g.cursorNames()
+	if len(names) == 0 {
+		return nil
+	}
+	syms := g.in.Workspace.Resolve(g.in.Path, names, maxDefinitions)
+	firstLine, lastLine := g.doc.LineOf(g.prefixStart), g.doc.LineOf(g.suffixEnd)
+	comment := commentPrefix(g.in.Tree, g.in.Path)
+	// types holds "path\x00name" of the types found: their signatures
+	// list their members, which are then not shown on their own.
+	types := map[string]bool{}
+	for _, s := range syms {
+		switch s.Kind {
+		case "type", "class", "interface", "enum":
+			types[s.Path+"\x00"+s.Name] = true
+		}
+	}
+	seen := map[string]bool{} // signatures already shown
+	var out []Piece
+	for _, s := range syms {
+		if sameFile(s.Path, g.in.Path) && s.Line >= firstLine && s.Line <= lastLine {
+			continue // in view already
+		}
+		if s.Parent != "" && types[s.Path+"\x00"+s.Parent] {
+			continue // listed in its type's signature
+		}
+		if seen[s.Signature] || s.Signature == "" {
+			continue
+		}
+		p := newPiece("definition", definitionWhy(s), s.Path, renderSymbol(s, comment), syntax.Span{})
+		if p.Tokens > tokens {
+			continue
+		}
+		tokens -= p.Tokens
+		seen[s.Signature] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+// renderSymbol shows a definition compactly: a comment line naming a
+// member's owner and the doc line, then the signature.
+func renderSymbol(s workspace.Symbol, comment string) string {
+	note := s.Doc
+	if s.Parent != "" && !strings.Contains(s.Signature, s.Parent) {
+		note = s.Parent + "." + s.Name
+		if s.Doc != "" {
+			note += ": " + s.Doc
+		}
+	}
+	if note == "" {
+		return s.Signature
+	}
+	return comment + note + "\n" + s.Signature
+}
+
+func definitionWhy(s workspace.Symbol) string {
+	name := s.Name
+	if s.Parent != "" {
+		name = s.Parent + "." + s.Name
+	}
+	return fmt.Sprintf("defines %s (%s, %s line %d), used near the cursor", name, s.Reason, filepath.Base(s.Path), s.Line+1)
+}
+
+// commentPrefix returns the line-comment marker of the buffer's language.
+func commentPrefix(tree *syntax.Tree, path string) string {
+	lang := syntax.Detect("", path)
+	if tree != nil {
+		lang = tree.Language()
+	}
+	if lang != nil && lang.Name() == "python" {
+		return "# "
+	}
+	return "// "
+}
+
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// cursorNames returns the identifiers worth resolving, best first: the
+// chain of objects before a "." at the cursor, then the identifiers of
+// the current statement and of the enclosing function's body up to the
+// cursor, most recently used first.
+func (g *gatherer) cursorNames() []string {
+	src := g.doc.String()
+	skip := map[string]bool{}
+	if g.in.Tree != nil {
+		for _, n := range g.in.Tree.LocalNames(g.cursor) {
+			skip[n] = true
+		}
+	}
+	var names []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		if len(w) > 1 && !keywords[w] && !skip[w] && !seen[w] {
+			seen[w] = true
+			names = append(names, w)
+		}
+	}
+	// The word being typed is not a name yet; what precedes its "." is.
+	word := g.cursor
+	for word > 0 && isIdentPart(src[word-1]) {
+		word--
+	}
+	for end := word; end > 0 && src[end-1] == '.'; {
+		start := end - 1
+		for start > 0 && isIdentPart(src[start-1]) {
+			start--
+		}
+		if start == end-1 {
+			break
+		}
+		// The object is looked up even when it is a local: its type's
+		// name appears in the body and is resolved from there.
+		if w := src[start : end-1]; len(w) > 1 && !keywords[w] && !seen[w] {
+			seen[w] = true
+			names = append(names, w)
+		}
+		end = start
+	}
+	from := g.doc.LineStart(max(0, g.doc.LineOf(g.cursor)-statementLines))
+	for _, s := range g.scopes {
+		if s.Kind == syntax.KindFunction || s.Kind == syntax.KindMethod {
+			from = max(s.Span.Start, g.doc.LineStart(max(0, g.doc.LineOf(g.cursor)-bodyLines)))
+		}
+	}
+	for _, w := range recentIdentifiers(src[from:word]) {
+		add(w)
+		if len(names) == maxDefinitionNames {
+			break
+		}
+	}
+	return names
+}
+
+// recentIdentifiers returns the identifiers in s, each once, the one used
+// last first.
+func recentIdentifiers(s string) []string {
+	last := map[string]int{}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(s) && isIdentPart(s[j]) {
+				j++
+			}
+			last[s[i:j]] = i
+			i = j
+		case c >= '0' && c <= '9':
+			for i < len(s) && isIdentPart(s[i]) {
+				i++
+			}
+		default:
+			i++
+		}
+	}
+	out := make([]string, 0, len(last))
+	for w := range last {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool { return last[out[i]] > last[out[j]] })
+	return out
+}
+
+// coveredByDefinition reports whether a signature piece repeats what a
+// definition piece already shows.
+func coveredByDefinition(taken []Piece, p Piece) bool {
+	for _, t := range taken {
+		if t.Kind == "definition" && strings.Contains(t.Text, p.Text) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,90 @@
+package gather_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/workspace"
+)
+
+// recorder is a Resolver that remembers the names it was asked for and
+// answers one definition per name.
+type recorder struct{ names []string }
+
+func (r *recorder) Resolve(from string, names []string, max int) []workspace.Symbol {
+	r.names = names
+	var out []workspace.Symbol
+	for _, n := range names {
+		out = append(out, workspace.Symbol{Name: n, Kind: "func", Path: "/elsewhere/x.go", Signature: "func " + n + "()", Reason: "workspace"})
+	}
+	return out
+}
+
+// The names looked up are the objects before the "." at the cursor first,
+// then the function's identifiers, most recent first; parameters, locals,
+// keywords and the word being typed are not.
+func TestDefinitionNames(t *testing.T) {
+	src := "package p\n\nfunc handle(req *Request, srv *Server) error {\n\tconn := Dial(req.Addr)\n\tdefer conn.Close()\n\tsrv.pool.Get‸\n}\n"
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	r := &recorder{}
+	in := gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 2000, Workspace: r}
+	c := gather.Gather(in)
+	want := []string{"pool", "srv", "Close", "Addr", "Dial", "Server", "Request", "handle"}
+	if !slices.Equal(r.names, want) {
+		t.Fatalf("names %q, want %q", r.names, want)
+	}
+	var defs []string
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" {
+			defs = append(defs, p.Text)
+		}
+	}
+	if len(defs) == 0 || defs[0] != "func pool()" {
+		t.Fatalf("definition pieces %q", defs)
+	}
+}
+
+// With the real index, a definition from a file that is not open (and
+// only imported) reaches the context, its doc line and fields included.
+func TestDefinitionsFromIndex(t *testing.T) {
+	root, err := filepath.Abs("../../workspace/testdata/gomod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	defer ix.Close()
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "main.go")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	cursor := strings.Index(src, "Price: 3") + len("Price: ")
+	in := gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix}
+	c := gather.Gather(in)
+	var found bool
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" && p.Path == filepath.Join(root, "cart", "item.go") &&
+			p.Text == "// Item is one product line.\ntype Item struct { SKU string; Price int }" {
+			found = true
+		}
+		if p.Kind == "definition" && p.Why == "" {
+			t.Errorf("definition without a reason: %+v", p)
+		}
+	}
+	if !found {
+		t.Fatalf("no definition of cart.Item in %+v", c.Pieces)
+	}
+	if c.Tokens > c.Budget {
+		t.Errorf("tokens %d over budget %d", c.Tokens, c.Budget)
+	}
+}
