@@ -49,16 +49,19 @@ type Symbol struct {
 
 // Stats describe an index.
 type Stats struct {
-	Files, Symbols int
+	Files   int `json:"files"`
+	Symbols int `json:"symbols"`
 	// Bytes is the total size of the indexed files.
-	Bytes int64
+	Bytes int64 `json:"bytes"`
 	// Build is how long the initial build took (0 until it is done).
-	Build time.Duration
+	Build time.Duration `json:"-"`
 	// FromCache counts the files of the initial build read from the disk
 	// cache rather than parsed.
-	FromCache int
+	FromCache int `json:"fromCache"`
 	// Truncated: the workspace holds more files than MaxFiles.
-	Truncated bool
+	Truncated bool `json:"truncated"`
+	// Ready: the initial build is done.
+	Ready bool `json:"ready"`
 }
 
 // Index is a workspace's definitions and imports. Its methods are safe
@@ -180,6 +183,7 @@ func (ix *Index) build(ctx context.Context) {
 	ix.mu.Lock()
 	ix.stats.Build = time.Since(start)
 	ix.stats.FromCache = fromCache
+	ix.stats.Ready = true
 	if len(cached) != fromCache {
 		ix.dirty = true // entries went stale or vanished
 	}

@@ -47,6 +47,11 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		return nil
 	}
 	syms := g.in.Workspace.Resolve(g.in.Path, names, maxDefinitions)
+	if hop := typesIn(syms, names); len(hop) > 0 {
+		// The types the found functions take and return: what a local
+		// holding their result is, and so what comes after its ".".
+		syms = append(syms, g.in.Workspace.Resolve(g.in.Path, hop, maxDefinitions/2)...)
+	}
 	firstLine, lastLine := g.doc.LineOf(g.prefixStart), g.doc.LineOf(g.suffixEnd)
 	comment := commentPrefix(g.in.Tree, g.in.Path)
 	// types holds "path\x00name" of the types found: their signatures
@@ -209,6 +214,28 @@ func recentIdentifiers(s string) []string {
 		out = append(out, w)
 	}
 	sort.Slice(out, func(i, j int) bool { return last[out[i]] > last[out[j]] })
+	return out
+}
+
+// typesIn returns the type-like names (capitalised identifiers) in the
+// signatures of the functions and methods in syms that are not in names.
+func typesIn(syms []workspace.Symbol, names []string) []string {
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	var out []string
+	for _, s := range syms {
+		if s.Kind != "func" && s.Kind != "method" {
+			continue
+		}
+		for _, w := range recentIdentifiers(s.Signature) {
+			if w[0] >= 'A' && w[0] <= 'Z' && len(w) > 1 && !keywords[w] && !known[w] {
+				known[w] = true
+				out = append(out, w)
+			}
+		}
+	}
 	return out
 }
 
