@@ -11,7 +11,7 @@ import (
 // storeRepo is a small Go module: main.go uses the store package, which
 // no editor has open.
 var storeRepo = map[string]string{
-	"go.mod": "module example.com/app\n\ngo 1.22\n",
+	"go.mod":  "module example.com/app\n\ngo 1.22\n",
 	"main.go": "package main\n\nimport \"example.com/app/store\"\n\nfunc main() {\n\ts, err := store.Open(\"db\")\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\ts.\n}\n",
 	"store/store.go": "package store\n\n// Store keeps records on disk.\ntype Store struct {\n\tPath string\n\tSize int\n}\n\n" +
 		"// Open opens the store at path.\nfunc Open(path string) (*Store, error) {\n\treturn &Store{Path: path}, nil\n}\n",
