@@ -262,8 +262,8 @@ func (ix *Index) put(f *file, changed bool) {
 		return
 	}
 	ix.files[f.Path] = f
-	dir := filepath.Dir(f.Path)
-	ix.dirs[dir] = append(ix.dirs[dir], f)
+	f.dir = filepath.Dir(f.Path)
+	ix.dirs[f.dir] = append(ix.dirs[f.dir], f)
 	for i, s := range f.Symbols {
 		ix.byName[s.Name] = append(ix.byName[s.Name], symRef{f, i})
 	}

@@ -21,6 +21,8 @@ type file struct {
 	// Symbols carry Path; Reason is left empty.
 	Symbols []Symbol
 	Imports []syntax.Import
+	// dir is filepath.Dir(Path), set when the file enters the index.
+	dir string
 }
 
 // generatedMarkers mark machine-written files in their first bytes.

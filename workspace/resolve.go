@@ -63,28 +63,30 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 			continue
 		}
 		seen[name] = true
+		// Every definition in a related file counts; of the others only
+		// the closest few can be taken, so only those are kept: a common
+		// name has hundreds.
+		var far [maxPerNameElsewhere]candidateSym
+		nfar, worst := 0, 0
 		for _, r := range ix.byName[name] {
-			tier, ok := tiers[r.f]
-			if !ok {
-				tier = tierWorkspace
+			if tier, ok := tiers[r.f]; ok {
+				cands = append(cands, candidateSym{ref: r, tier: tier, nameRank: rank})
+				continue
 			}
-			cands = append(cands, candidateSym{ref: r, tier: tier, nameRank: rank,
-				proximity: sharedDirs(fromDir, filepath.Dir(r.f.Path))})
+			c := candidateSym{ref: r, tier: tierWorkspace, nameRank: rank, proximity: sharedDirs(fromDir, r.f.dir)}
+			switch {
+			case nfar < len(far):
+				far[nfar] = c
+				nfar++
+				worst = worstOf(far[:nfar])
+			case c.proximity >= far[worst].proximity && better(c, far[worst]):
+				far[worst] = c
+				worst = worstOf(far[:])
+			}
 		}
+		cands = append(cands, far[:nfar]...)
 	}
-	slices.SortFunc(cands, func(a, b candidateSym) int {
-		switch {
-		case a.tier != b.tier:
-			return a.tier - b.tier
-		case a.nameRank != b.nameRank:
-			return a.nameRank - b.nameRank
-		case a.proximity != b.proximity:
-			return b.proximity - a.proximity
-		case a.ref.f.Path != b.ref.f.Path:
-			return strings.Compare(a.ref.f.Path, b.ref.f.Path)
-		}
-		return a.ref.i - b.ref.i
-	})
+	slices.SortFunc(cands, compareCandidates)
 	out := make([]Symbol, 0, min(max, len(cands)))
 	elsewhere := map[int]int{} // name rank → workspace-tier symbols taken
 	for _, c := range cands {
@@ -102,6 +104,35 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 		out = append(out, s)
 	}
 	return out
+}
+
+// compareCandidates orders candidates best first: by tier, name rank,
+// proximity, then path and position for a stable order.
+func compareCandidates(a, b candidateSym) int {
+	switch {
+	case a.tier != b.tier:
+		return a.tier - b.tier
+	case a.nameRank != b.nameRank:
+		return a.nameRank - b.nameRank
+	case a.proximity != b.proximity:
+		return b.proximity - a.proximity
+	case a.ref.f.Path != b.ref.f.Path:
+		return strings.Compare(a.ref.f.Path, b.ref.f.Path)
+	}
+	return a.ref.i - b.ref.i
+}
+
+func better(a, b candidateSym) bool { return compareCandidates(a, b) < 0 }
+
+// worstOf returns the index of the worst candidate in cs.
+func worstOf(cs []candidateSym) int {
+	w := 0
+	for i := range cs {
+		if better(cs[w], cs[i]) {
+			w = i
+		}
+	}
+	return w
 }
 
 func reason(tier int, fromPath string) string {
