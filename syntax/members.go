@@ -241,7 +241,8 @@ func (t *Tree) docstring(n *sitter.Node) string {
 	if body == nil || body.NamedChildCount() == 0 || !isDocstring(body.NamedChild(0)) {
 		return ""
 	}
-	s := strings.Trim(t.content(body.NamedChild(0)), "\"'rbuRBU")
+	s := strings.TrimLeft(t.content(body.NamedChild(0)), "rbuRBU") // string prefixes
+	s = strings.Trim(s, "\"'")
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
 			return l

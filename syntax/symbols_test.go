@@ -55,11 +55,11 @@ func TestSymbols(t *testing.T) {
 				"const .B@17: const B int = 2 // B is two.",
 				"method Point.Len@20: func (p *Point) Len() int",
 			}},
-		{"a.py", "LIMIT = 3\n\nclass User(Base):\n    \"\"\"A user.\"\"\"\n    role: str = \"x\"\n\n    def __init__(self, name):\n        self.name = name\n\n" +
+		{"a.py", "LIMIT = 3\n\nclass User(Base):\n    \"\"\"Unique user.\"\"\"\n    role: str = \"x\"\n\n    def __init__(self, name):\n        self.name = name\n\n" +
 			"    def greet(self) -> str:\n        return self.name\n\ndef top(a, b=2):\n    pass\n",
 			[]string{
 				"const .LIMIT@0: LIMIT = 3",
-				"class .User@2: class User(Base): role: str = \"x\"; def __init__(self, name); self.name; def greet(self) -> str // A user.",
+				"class .User@2: class User(Base): role: str = \"x\"; def __init__(self, name); self.name; def greet(self) -> str // Unique user.",
 				"field User.role@4: role: str = \"x\"",
 				"method User.__init__@6: def __init__(self, name):",
 				"field User.name@6: self.name",

@@ -30,7 +30,9 @@ type candidateSym struct {
 // best first: definitions in the same file, then in the same Go package,
 // then in files fromPath imports, then anywhere else in the workspace,
 // ranked by the order of names (callers put the most relevant first) and
-// by how close the defining file is to fromPath. It answers from what is
+// by how close the defining file is to fromPath. A name defined in a
+// related file (the first three) is not looked up elsewhere; otherwise
+// its closest few definitions elsewhere are taken. It answers from what is
 // indexed at the moment and never waits for a build.
 func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 	if max <= 0 || len(names) == 0 {
@@ -68,9 +70,11 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 		// name has hundreds.
 		var far [maxPerNameElsewhere]candidateSym
 		nfar, worst := 0, 0
+		related := false
 		for _, r := range ix.byName[name] {
 			if tier, ok := tiers[r.f]; ok {
 				cands = append(cands, candidateSym{ref: r, tier: tier, nameRank: rank})
+				related = true
 				continue
 			}
 			c := candidateSym{ref: r, tier: tierWorkspace, nameRank: rank, proximity: sharedDirs(fromDir, r.f.dir)}
@@ -84,7 +88,9 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 				worst = worstOf(far[:])
 			}
 		}
-		cands = append(cands, far[:nfar]...)
+		if !related { // a name defined in a related file means that definition
+			cands = append(cands, far[:nfar]...)
+		}
 	}
 	slices.SortFunc(cands, compareCandidates)
 	out := make([]Symbol, 0, min(max, len(cands)))

@@ -105,22 +105,29 @@ func TestResolveImports(t *testing.T) {
 	}
 }
 
-// The imported definition ranks before an unrelated one of the same name,
-// and definitions elsewhere still come, marked "workspace".
+// Related files come first; a name they define is not looked up
+// elsewhere (other/other.go's Total is not cart's), and names defined
+// only elsewhere come from the rest of the workspace.
 func TestResolveRanking(t *testing.T) {
 	ix, root := openFixture(t, "gomod")
-	got := ix.Resolve(filepath.Join(root, "main.go"), []string{"Total", "banner"}, 10)
-	var order []string
-	for _, s := range got {
-		rel, _ := filepath.Rel(root, s.Path)
-		order = append(order, s.Name+"@"+rel+"/"+s.Reason[:4])
+	order := func(from string, names ...string) ([]workspace.Symbol, string) {
+		got := ix.Resolve(filepath.Join(root, from), names, 10)
+		var out []string
+		for _, s := range got {
+			rel, _ := filepath.Rel(root, s.Path)
+			out = append(out, s.Name+"@"+filepath.ToSlash(rel)+"/"+strings.Fields(s.Reason)[0])
+		}
+		return got, strings.Join(out, " ")
 	}
-	want := []string{"banner@helpers.go/same", "Total@cart/cart.go/impo", "Total@other/other.go/work"}
-	if strings.Join(order, " ") != strings.Join(want, " ") {
-		t.Fatalf("order %v, want %v", order, want)
+	got, o := order("main.go", "Total", "banner")
+	if want := "banner@helpers.go/same Total@cart/cart.go/imported"; o != want {
+		t.Fatalf("from main.go: %s, want %s", o, want)
 	}
 	if got[0].Reason != "same package" || got[0].Doc != "banner is printed first." {
 		t.Errorf("first %+v", got[0])
+	}
+	if _, o := order("other/other.go", "New", "banner", "Add"); o != "Add@other/other.go/same New@cart/cart.go/workspace banner@helpers.go/workspace" {
+		t.Fatalf("from other/other.go: %s", o)
 	}
 }
 

@@ -229,11 +229,21 @@ func typesIn(syms []workspace.Symbol, names []string) []string {
 		if s.Kind != "func" && s.Kind != "method" {
 			continue
 		}
-		for _, w := range recentIdentifiers(s.Signature) {
-			if w[0] >= 'A' && w[0] <= 'Z' && len(w) > 1 && !keywords[w] && !known[w] {
+		sig := s.Signature
+		for i := 0; i < len(sig); {
+			if !isIdentStart(sig[i]) {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < len(sig) && isIdentPart(sig[j]) {
+				j++
+			}
+			if w := sig[i:j]; w[0] >= 'A' && w[0] <= 'Z' && len(w) > 1 && !keywords[w] && !known[w] {
 				known[w] = true
 				out = append(out, w)
 			}
+			i = j
 		}
 	}
 	return out
