@@ -54,13 +54,14 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	}
 	firstLine, lastLine := g.doc.LineOf(g.prefixStart), g.doc.LineOf(g.suffixEnd)
 	comment := commentPrefix(g.in.Tree, g.in.Path)
-	// types holds "path\x00name" of the types found: their signatures
-	// list their members, which are then not shown on their own.
-	types := map[string]bool{}
+	// types maps "path\x00name" of the types found to their signatures,
+	// which list their members: a member listed there is not shown on
+	// its own (Go methods, Rust impl methods are not listed).
+	types := map[string]string{}
 	for _, s := range syms {
 		switch s.Kind {
 		case "type", "class", "interface", "enum":
-			types[s.Path+"\x00"+s.Name] = true
+			types[s.Path+"\x00"+s.Name] = s.Signature
 		}
 	}
 	seen := map[string]bool{} // signatures already shown
@@ -69,7 +70,7 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		if sameFile(s.Path, g.in.Path) && s.Line >= firstLine && s.Line <= lastLine {
 			continue // in view already
 		}
-		if s.Parent != "" && types[s.Path+"\x00"+s.Parent] {
+		if sig, ok := types[s.Path+"\x00"+s.Parent]; ok && s.Parent != "" && containsWord(sig, s.Name) {
 			continue // listed in its type's signature
 		}
 		if seen[s.Signature] || s.Signature == "" {
@@ -247,6 +248,21 @@ func typesIn(syms []workspace.Symbol, names []string) []string {
 		}
 	}
 	return out
+}
+
+// containsWord reports whether w occurs in s as a whole identifier.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		if (start == 0 || !isIdentPart(s[start-1])) && (end == len(s) || !isIdentPart(s[end])) {
+			return true
+		}
+		i = start + 1
+	}
 }
 
 // coveredByDefinition reports whether a signature piece repeats what a
