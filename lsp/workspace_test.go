@@ -172,4 +172,18 @@ func TestWorkspaceDefinitionsInContext(t *testing.T) {
 	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
 		map[string]any{"uri": string(uri.File(fresh)), "type": 1}}})
 	e.indexStats(func(files, _ int, _ bool) bool { return files == 3 })
+
+	// A saved file is read again: store.go loses Put.
+	var symbols int
+	e.indexStats(func(_, n int, _ bool) bool { symbols = n; return true })
+	storeText := strings.Split(storeRepo["store/store.go"], "// Put")[0]
+	if err := os.WriteFile(storePath, []byte(storeText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": string(uri.File(storePath))}})
+	e.indexStats(func(_, n int, _ bool) bool { return n == symbols-1 })
+
+	// An open buffer's edits reach the index once they settle.
+	e.change(main, 2, 11, 0, 11, 0, "\n// Extra is typed in the editor.\nfunc Extra() {}\n")
+	e.indexStats(func(_, n int, _ bool) bool { return n == symbols })
 }
