@@ -21,7 +21,7 @@ func (ix *Index) importedFiles(f *file) []*file {
 	}
 	addDir := func(dir string) {
 		for _, g := range ix.dirs[dir] {
-			if g.Lang == "go" && !seen[g] {
+			if g.Lang == "go" && !seen[g] && !strings.HasSuffix(g.Path, "_test.go") {
 				seen[g] = true
 				out = append(out, g)
 			}

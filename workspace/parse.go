@@ -25,6 +25,9 @@ type file struct {
 	dir string
 }
 
+// maxSymbolsPerFile bounds what one file adds to the index's memory.
+const maxSymbolsPerFile = 2000
+
 // generatedMarkers mark machine-written files in their first bytes.
 var generatedMarkers = [][]byte{[]byte("Code generated"), []byte("@generated"), []byte("DO NOT EDIT")}
 
@@ -54,7 +57,11 @@ func parseFile(path string, src []byte) (f *file, ok bool) {
 	}
 	defer tree.Close()
 	f = &file{Path: path, Lang: lang.Name(), Imports: tree.ImportTargets()}
-	for _, s := range tree.Symbols() {
+	syms := tree.Symbols()
+	if len(syms) > maxSymbolsPerFile {
+		syms = syms[:maxSymbolsPerFile] // a table-like file: its head is enough
+	}
+	for _, s := range syms {
 		f.Symbols = append(f.Symbols, Symbol{Name: s.Name, Kind: s.Kind, Path: path, Parent: s.Parent,
 			Signature: s.Signature, Doc: s.Doc, Line: s.Line})
 	}

@@ -52,8 +52,10 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 	}
 	fromDir := filepath.Dir(fromPath)
 	if filepath.Ext(fromPath) == ".go" {
+		fromTest := strings.HasSuffix(fromPath, "_test.go")
 		for _, f := range ix.dirs[fromDir] {
-			if f.Path != fromPath && f.Lang == "go" {
+			// A package's tests see its files; its files do not see its tests.
+			if f.Path != fromPath && f.Lang == "go" && (fromTest || !strings.HasSuffix(f.Path, "_test.go")) {
 				tiers[f] = tierSamePackage
 			}
 		}

@@ -129,6 +129,13 @@ func TestResolveRanking(t *testing.T) {
 	if _, o := order("other/other.go", "New", "banner", "Add"); o != "Add@other/other.go/same New@cart/cart.go/workspace banner@helpers.go/workspace" {
 		t.Fatalf("from other/other.go: %s", o)
 	}
+	// A package's test helpers are its tests' business.
+	if _, o := order("main.go", "fixture"); o != "fixture@main_test.go/workspace" {
+		t.Errorf("from main.go: %s", o)
+	}
+	if _, o := order("helpers.go", "banner"); o != "banner@helpers.go/same" {
+		t.Errorf("from helpers.go: %s", o)
+	}
 }
 
 // Vendored, node_modules, .gitignored and generated files are skipped; a
@@ -144,7 +151,7 @@ func TestSkips(t *testing.T) {
 	if got := ix.Resolve(from, []string{"KeptGen"}, 5); len(got) != 1 {
 		t.Errorf("KeptGen (re-included by !keep_gen.go) not indexed")
 	}
-	if st := ix.Stats(); st.Files != 6 || st.Symbols == 0 || st.Bytes == 0 {
-		t.Errorf("stats %+v, want 6 files", st)
+	if st := ix.Stats(); st.Files != 7 || st.Symbols == 0 || st.Bytes == 0 {
+		t.Errorf("stats %+v, want 7 files", st)
 	}
 }
