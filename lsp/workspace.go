@@ -64,6 +64,18 @@ func (w *workspaceIndexes) Resolve(fromPath string, names []string, max int) []w
 	return nil
 }
 
+// ResolvePrefix is Resolve for the word being typed (see
+// workspace.Index.ResolvePrefix).
+func (w *workspaceIndexes) ResolvePrefix(fromPath, prefix string, max int) []workspace.Symbol {
+	if w == nil {
+		return nil
+	}
+	if ix := w.indexFor(fromPath); ix != nil {
+		return ix.ResolvePrefix(fromPath, prefix, max)
+	}
+	return nil
+}
+
 // anyRoot reports whether any indexed root exists as a folder: there is
 // nothing to watch otherwise.
 func (w *workspaceIndexes) anyRoot() bool {

@@ -43,23 +43,8 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	tiers := map[*file]int{}
-	if from := ix.files[fromPath]; from != nil {
-		tiers[from] = tierSameFile
-		for _, f := range ix.importedFiles(from) {
-			tiers[f] = tierImported
-		}
-	}
+	tiers := ix.relatedTiers(fromPath)
 	fromDir := filepath.Dir(fromPath)
-	if filepath.Ext(fromPath) == ".go" {
-		fromTest := strings.HasSuffix(fromPath, "_test.go")
-		for _, f := range ix.dirs[fromDir] {
-			// A package's tests see its files; its files do not see its tests.
-			if f.Path != fromPath && f.Lang == "go" && (fromTest || !strings.HasSuffix(f.Path, "_test.go")) {
-				tiers[f] = tierSamePackage
-			}
-		}
-	}
 	var cands []candidateSym
 	seen := map[string]bool{}
 	for rank, name := range names {
@@ -112,6 +97,29 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 		out = append(out, s)
 	}
 	return out
+}
+
+// relatedTiers returns the files related to fromPath with their tiers:
+// fromPath itself, its Go package's other files and the files it
+// imports. The caller holds mu for reading.
+func (ix *Index) relatedTiers(fromPath string) map[*file]int {
+	tiers := map[*file]int{}
+	if from := ix.files[fromPath]; from != nil {
+		tiers[from] = tierSameFile
+		for _, f := range ix.importedFiles(from) {
+			tiers[f] = tierImported
+		}
+	}
+	if filepath.Ext(fromPath) == ".go" {
+		fromTest := strings.HasSuffix(fromPath, "_test.go")
+		for _, f := range ix.dirs[filepath.Dir(fromPath)] {
+			// A package's tests see its files; its files do not see its tests.
+			if f.Path != fromPath && f.Lang == "go" && (fromTest || !strings.HasSuffix(f.Path, "_test.go")) {
+				tiers[f] = tierSamePackage
+			}
+		}
+	}
+	return tiers
 }
 
 // compareCandidates orders candidates best first: by tier, name rank,

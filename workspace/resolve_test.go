@@ -155,3 +155,20 @@ func TestSkips(t *testing.T) {
 		t.Errorf("stats %+v, want 7 files", st)
 	}
 }
+
+// ResolvePrefix finds what the word being typed may complete to, in the
+// related files only.
+func TestResolvePrefix(t *testing.T) {
+	ix, root := openFixture(t, "gomod")
+	got := ix.ResolvePrefix(filepath.Join(root, "main.go"), "Tot", 5)
+	if len(got) != 1 || got[0].Parent != "Cart" || got[0].Reason != "imported by "+filepath.Join(root, "main.go") {
+		t.Fatalf("Tot from main.go: %+v (other/other.go's Total is unrelated)", got)
+	}
+	if got := ix.ResolvePrefix(filepath.Join(root, "main.go"), "Total", 5); len(got) != 0 {
+		t.Fatalf("a whole name is not a prefix to complete: %+v", got)
+	}
+	rix, rroot := openFixture(t, "rust")
+	if got := rix.ResolvePrefix(filepath.Join(rroot, "src", "net.rs"), "back", 5); len(got) != 1 || got[0].Name != "backoff" {
+		t.Fatalf("back from net.rs: %+v", got)
+	}
+}

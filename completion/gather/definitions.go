@@ -17,6 +17,13 @@ type Resolver interface {
 	Resolve(fromPath string, names []string, max int) []workspace.Symbol
 }
 
+// PrefixResolver is a Resolver that also finds the definitions a word
+// being typed may complete to, in the files related to fromPath
+// (*workspace.Index implements it).
+type PrefixResolver interface {
+	ResolvePrefix(fromPath, prefix string, max int) []workspace.Symbol
+}
+
 // Limits of the definition search.
 const (
 	// maxDefinitionNames bounds the identifiers looked up per request.
@@ -28,6 +35,10 @@ const (
 	// statementLines is how far back identifiers are read when the
 	// cursor is in no function.
 	statementLines = 30
+	// maxPrefixDefinitions bounds the definitions the word being typed
+	// may complete to; minPrefix is the shortest word looked up so.
+	maxPrefixDefinitions = 3
+	minPrefix            = 2
 )
 
 // definitions returns, within tokens, the definitions of the identifiers
@@ -42,11 +53,17 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	if g.in.Workspace == nil || tokens <= 0 {
 		return nil
 	}
-	names := g.cursorNames()
-	if len(names) == 0 {
+	names, typing := g.cursorNames()
+	var syms []workspace.Symbol
+	if pr, ok := g.in.Workspace.(PrefixResolver); ok && len(typing) >= minPrefix {
+		// What the word being typed may become comes first: the
+		// continuation starts with the rest of it.
+		syms = pr.ResolvePrefix(g.in.Path, typing, maxPrefixDefinitions)
+	}
+	if len(names) == 0 && len(syms) == 0 {
 		return nil
 	}
-	syms := g.in.Workspace.Resolve(g.in.Path, names, maxDefinitions)
+	syms = append(syms, g.in.Workspace.Resolve(g.in.Path, names, maxDefinitions)...)
 	if hop := typesIn(syms, names); len(hop) > 0 {
 		// The types the found functions take and return: what a local
 		// holding their result is, and so what comes after its ".".
@@ -135,8 +152,9 @@ func sameFile(a, b string) bool {
 // cursorNames returns the identifiers worth resolving, best first: the
 // chain of objects before a "." at the cursor, then the identifiers of
 // the current statement and of the enclosing function's body up to the
-// cursor, most recently used first.
-func (g *gatherer) cursorNames() []string {
+// cursor, most recently used first. typing is the part of a word before
+// the cursor, which is not a name yet.
+func (g *gatherer) cursorNames() (names []string, typing string) {
 	src := g.doc.String()
 	skip := map[string]bool{}
 	if g.in.Tree != nil {
@@ -144,7 +162,6 @@ func (g *gatherer) cursorNames() []string {
 			skip[n] = true
 		}
 	}
-	var names []string
 	seen := map[string]bool{}
 	add := func(w string) {
 		if len(w) > 1 && !keywords[w] && !skip[w] && !seen[w] {
@@ -156,6 +173,9 @@ func (g *gatherer) cursorNames() []string {
 	word := g.cursor
 	for word > 0 && isIdentPart(src[word-1]) {
 		word--
+	}
+	if typing = src[word:g.cursor]; typing != "" && !isIdentStart(typing[0]) {
+		typing = ""
 	}
 	for end := word; end > 0 && src[end-1] == '.'; {
 		start := end - 1
@@ -185,7 +205,7 @@ func (g *gatherer) cursorNames() []string {
 			break
 		}
 	}
-	return names
+	return names, typing
 }
 
 // recentIdentifiers returns the identifiers in s, each once, the one used

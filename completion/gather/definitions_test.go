@@ -88,3 +88,31 @@ func TestDefinitionsFromIndex(t *testing.T) {
 		t.Errorf("tokens %d over budget %d", c.Tokens, c.Budget)
 	}
 }
+
+// The word being typed is completed from the related files: typing
+// "backo" in net.rs shows backoff, which util/mod.rs defines.
+func TestDefinitionsForWordBeingTyped(t *testing.T) {
+	root, err := filepath.Abs("../../workspace/testdata/rust")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	defer ix.Close()
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "src", "net.rs")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(data), "backoff(1)", "backo", 1)
+	cursor := strings.Index(src, "backo") + len("backo")
+	c := gather.Gather(gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix})
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" && strings.Contains(p.Text, "pub fn backoff(n: u32) -> u32") {
+			return
+		}
+	}
+	t.Fatalf("no definition of backoff in %+v", c.Pieces)
+}
