@@ -232,7 +232,13 @@ func BenchmarkResolve(b *testing.B) {
 // BenchmarkGatherWithIndex measures one whole context selection (what a
 // keystroke's completion pays) in a Go file of the synthetic workspace,
 // with the index warm, and reports its 99th percentile.
-func BenchmarkGatherWithIndex(b *testing.B) {
+func BenchmarkGatherWithIndex(b *testing.B) { benchGather(b, true) }
+
+// BenchmarkGatherWithoutIndex is the same selection without the index,
+// for comparison.
+func BenchmarkGatherWithoutIndex(b *testing.B) { benchGather(b, false) }
+
+func benchGather(b *testing.B, withIndex bool) {
 	dir, _ := synthOnce(b)
 	ix := workspace.Open(dir, workspace.Options{CacheDir: "-"})
 	defer ix.Close()
@@ -252,7 +258,10 @@ func BenchmarkGatherWithIndex(b *testing.B) {
 	defer tree.Close()
 	cursor := strings.Index(doc.String(), "fmt.Println(r.Name") + len("fmt.Println(r.")
 	in := gather.Input{Buffer: gather.Buffer{Path: path, LanguageID: "go", Text: doc, Tree: tree},
-		Cursor: cursor, Budget: 1500, Workspace: ix}
+		Cursor: cursor, Budget: 1500}
+	if withIndex {
+		in.Workspace = ix
+	}
 	var durations []time.Duration
 	defs := 0
 	for b.Loop() {
@@ -266,8 +275,8 @@ func BenchmarkGatherWithIndex(b *testing.B) {
 			}
 		}
 	}
-	if defs == 0 {
-		b.Fatal("no definitions chosen")
+	if (defs > 0) != withIndex {
+		b.Fatalf("%d definitions chosen", defs)
 	}
 	slices.Sort(durations)
 	b.ReportMetric(float64(durations[len(durations)*99/100].Nanoseconds()), "p99-ns")
