@@ -19,6 +19,10 @@ var skipDirs = map[string]bool{
 	".venv": true, "venv": true, ".tox": true, ".mypy_cache": true,
 }
 
+// maxWalkEntries bounds the folder entries one walk visits, so a root
+// like a home folder, full of things that are not sources, stays cheap.
+const maxWalkEntries = 200_000
+
 // candidate is a source file the walk found.
 type candidate struct {
 	path  string
@@ -39,13 +43,19 @@ type walkResult struct {
 
 // walk lists the indexable source files under root: files of a language
 // wisp parses, not excluded by .gitignore, not in skipDirs or a hidden
-// folder, at most maxBytes each, and at most maxFiles in all.
+// folder, at most maxBytes each, and at most maxFiles in all, looking at
+// no more than maxWalkEntries entries.
 func walk(ctx context.Context, root string, maxFiles int, maxBytes int64) walkResult {
 	res := walkResult{goModules: map[string]string{}, crates: map[string]bool{}}
 	var ig ignorer
 	ig.load(filepath.Join(root, ".gitignore"), "")
 	ig.load(filepath.Join(root, ".git", "info", "exclude"), "")
+	visited := 0
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if visited++; visited > maxWalkEntries {
+			res.truncated = true
+			return fs.SkipAll
+		}
 		if err != nil {
 			if d != nil && d.IsDir() && p != root {
 				return fs.SkipDir // unreadable folder: skip it, keep walking
