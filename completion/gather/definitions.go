@@ -199,7 +199,8 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 			from = max(s.Span.Start, g.doc.LineStart(max(0, g.doc.LineOf(g.cursor)-bodyLines)))
 		}
 	}
-	for _, w := range recentIdentifiers(src[from:word]) {
+	hash := commentPrefix(g.in.Tree, g.in.Path) == "# "
+	for _, w := range recentIdentifiers(src[from:word], hash) {
 		add(w)
 		if len(names) == maxDefinitionNames {
 			break
@@ -208,13 +209,21 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 	return names, typing
 }
 
-// recentIdentifiers returns the identifiers in s, each once, the one used
-// last first.
-func recentIdentifiers(s string) []string {
+// recentIdentifiers returns the identifiers in the code s, each once, the
+// one used last first. Comments and string literals are skipped: their
+// words are prose. hash says "#" starts a comment (Python), else "//" and
+// "/*" do.
+func recentIdentifiers(s string, hash bool) []string {
 	last := map[string]int{}
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
+		case hash && c == '#', !hash && strings.HasPrefix(s[i:], "//"):
+			i = skipTo(s, i, "\n")
+		case !hash && strings.HasPrefix(s[i:], "/*"):
+			i = skipTo(s, i+2, "*/")
+		case c == '"' || c == '\'' || c == '`':
+			i = skipString(s, i)
 		case isIdentStart(c):
 			j := i + 1
 			for j < len(s) && isIdentPart(s[j]) {
@@ -283,6 +292,37 @@ func containsWord(s, w string) bool {
 		}
 		i = start + 1
 	}
+}
+
+// skipTo returns the offset just past the first end at or after i, or
+// len(s).
+func skipTo(s string, i int, end string) int {
+	if j := strings.Index(s[i:], end); j >= 0 {
+		return i + j + len(end)
+	}
+	return len(s)
+}
+
+// skipString returns the offset just past the string literal opening at
+// i: to the same quote, over backslash escapes (not in raw ` strings),
+// and never past the line's end for ' and " (an unclosed quote). A '
+// with no other within a few bytes is a Rust lifetime.
+func skipString(s string, i int) int {
+	q := s[i]
+	if q == '\'' && !strings.Contains(s[i+1:min(len(s), i+12)], "'") {
+		return i + 1 // a Rust lifetime, not a character literal
+	}
+	for j := i + 1; j < len(s); j++ {
+		switch {
+		case s[j] == '\\' && q != '`':
+			j++
+		case s[j] == q:
+			return j + 1
+		case s[j] == '\n' && q != '`':
+			return j
+		}
+	}
+	return len(s)
 }
 
 // coveredByDefinition reports whether a signature piece repeats what a

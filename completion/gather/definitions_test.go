@@ -29,13 +29,13 @@ func (r *recorder) Resolve(from string, names []string, max int) []workspace.Sym
 // then the function's identifiers, most recent first; parameters, locals,
 // keywords and the word being typed are not.
 func TestDefinitionNames(t *testing.T) {
-	src := "package p\n\nfunc handle(req *Request, srv *Server) error {\n\tconn := Dial(req.Addr)\n\tdefer conn.Close()\n\tsrv.pool.Get‸\n}\n"
+	src := "package p\n\nfunc handle(req *Request, srv *Server) error {\n\tconn := Dial(req.Addr)\n\t/* Pending */ defer conn.Close() // Later words\n\tlog(\"Nowhere \\\" Quoted\", `Raw`, 'Z')\n\tsrv.pool.Get‸\n}\n"
 	cursor := strings.Index(src, "‸")
 	src = strings.Replace(src, "‸", "", 1)
 	r := &recorder{}
 	in := gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 2000, Workspace: r}
 	c := gather.Gather(in)
-	want := []string{"pool", "srv", "Close", "Addr", "Dial", "Server", "Request", "handle"}
+	want := []string{"pool", "srv", "log", "Close", "Addr", "Dial", "Server", "Request", "handle"}
 	if !slices.Equal(r.names, want) {
 		t.Fatalf("names %q, want %q", r.names, want)
 	}
