@@ -21,6 +21,11 @@ import (
 type Import struct {
 	Path  string
 	Names []string
+	// Alias is the name the import binds to the module when the source
+	// says it: Go's "x" in import x "path", Python's "as x", a
+	// JavaScript namespace or default import. "" otherwise (the module is
+	// then known by its last path element).
+	Alias string
 }
 
 // ImportTargets returns what the file's top-level imports name, in source
@@ -40,18 +45,21 @@ func (t *Tree) ImportTargets() []Import {
 				continue
 			}
 			t.walkType(n, "import_spec", func(spec *sitter.Node) {
-				out = append(out, Import{Path: unquote(t.content(spec.ChildByFieldName("path")))})
+				out = append(out, Import{Path: unquote(t.content(spec.ChildByFieldName("path"))),
+					Alias: t.content(spec.ChildByFieldName("name"))})
 			})
 		case "import_statement":
 			if src := n.ChildByFieldName("source"); src != nil { // JavaScript, TypeScript
-				out = append(out, Import{Path: unquote(t.content(src)), Names: t.jsNames(n)})
+				out = append(out, Import{Path: unquote(t.content(src)), Names: t.jsNames(n), Alias: t.jsAlias(n)})
 				continue
 			}
 			for _, name := range t.children(n, "name") { // Python
+				alias := ""
 				if name.Type() == "aliased_import" {
+					alias = t.content(name.ChildByFieldName("alias"))
 					name = name.ChildByFieldName("name")
 				}
-				out = append(out, Import{Path: t.content(name)})
+				out = append(out, Import{Path: t.content(name), Alias: alias})
 			}
 		case "import_from_statement":
 			imp := Import{Path: strings.ReplaceAll(t.content(n.ChildByFieldName("module_name")), " ", "")}
@@ -126,6 +134,25 @@ func (t *Tree) rustUse(n *sitter.Node, prefix string) []Import {
 		return []Import{{Path: join(prefix, t.content(path)), Names: []string{t.content(n.ChildByFieldName("name"))}}}
 	}
 	return []Import{{Path: join(prefix, t.content(n))}}
+}
+
+// jsAlias returns the name a JavaScript import binds to the whole module:
+// a namespace import's, or a default import's.
+func (t *Tree) jsAlias(n *sitter.Node) string {
+	alias := ""
+	t.walkType(n, "import_clause", func(c *sitter.Node) {
+		for i := 0; i < int(c.NamedChildCount()); i++ {
+			switch k := c.NamedChild(i); k.Type() {
+			case "identifier":
+				alias = t.content(k)
+			case "namespace_import":
+				if k.NamedChildCount() > 0 {
+					alias = t.content(k.NamedChild(0))
+				}
+			}
+		}
+	})
+	return alias
 }
 
 // jsNames returns the names a JavaScript import statement binds from its

@@ -2,7 +2,10 @@ package workspace
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/wisp-lsp/wisp/syntax"
 )
 
 // importedFiles returns the indexed files f imports, in import order,
@@ -10,48 +13,88 @@ import (
 func (ix *Index) importedFiles(f *file) []*file {
 	var out []*file
 	seen := map[*file]bool{f: true}
-	add := func(path string) bool {
-		g := ix.files[path]
-		if g == nil || seen[g] {
-			return g != nil
-		}
-		seen[g] = true
-		out = append(out, g)
-		return true
-	}
-	addDir := func(dir string) {
-		for _, g := range ix.dirs[dir] {
-			if g.Lang == "go" && !seen[g] && !strings.HasSuffix(g.Path, "_test.go") {
+	for _, imp := range f.Imports {
+		for _, g := range ix.importFiles(f, imp) {
+			if !seen[g] {
 				seen[g] = true
 				out = append(out, g)
 			}
 		}
 	}
-	for _, imp := range f.Imports {
-		switch f.Lang {
-		case "go":
-			if dir, ok := ix.goPackageDir(imp.Path); ok {
-				addDir(dir)
-			}
-		case "python":
-			for _, p := range ix.pythonCandidates(f.Path, imp.Path, imp.Names) {
-				add(p)
-			}
-		case "javascript", "typescript", "tsx":
-			for _, p := range jsCandidates(f.Path, imp.Path) {
-				if add(p) {
-					break
+	return out
+}
+
+// importFiles returns the indexed files one import of f names. The
+// caller holds mu for reading.
+func (ix *Index) importFiles(f *file, imp syntax.Import) []*file {
+	var out []*file
+	add := func(path string) bool {
+		if g := ix.files[path]; g != nil && g != f {
+			out = append(out, g)
+			return true
+		}
+		return false
+	}
+	switch f.Lang {
+	case "go":
+		if dir, ok := ix.goPackageDir(imp.Path); ok {
+			for _, g := range ix.dirs[dir] {
+				if g.Lang == "go" && !strings.HasSuffix(g.Path, "_test.go") {
+					out = append(out, g)
 				}
 			}
-		case "rust":
-			for _, p := range ix.rustCandidates(f.Path, imp.Path, imp.Names) {
-				add(p)
+		}
+	case "python":
+		for _, p := range ix.pythonCandidates(f.Path, imp.Path, imp.Names) {
+			add(p)
+		}
+	case "javascript", "typescript", "tsx":
+		for _, p := range jsCandidates(f.Path, imp.Path) {
+			if add(p) {
+				break
 			}
-		case "c":
-			add(filepath.Join(filepath.Dir(f.Path), filepath.FromSlash(imp.Path)))
+		}
+	case "rust":
+		for _, p := range ix.rustCandidates(f.Path, imp.Path, imp.Names) {
+			add(p)
+		}
+	case "c":
+		add(filepath.Join(filepath.Dir(f.Path), filepath.FromSlash(imp.Path)))
+	}
+	return out
+}
+
+// qualifiedFiles returns the files a qualifier names as seen from f: the
+// module an import binds to q ("store" in store.Open, an alias, a Python
+// module or a JavaScript namespace). The caller holds mu for reading.
+func (ix *Index) qualifiedFiles(f *file, q string) []*file {
+	var out []*file
+	for _, imp := range f.Imports {
+		switch {
+		case imp.Alias == q || (imp.Alias == "" && moduleName(imp.Path) == q):
+			if f.Lang == "python" {
+				imp.Names = nil // the module itself, not what it lists
+			}
+			out = append(out, ix.importFiles(f, imp)...)
+		case f.Lang == "python" && slices.Contains(imp.Names, q): // from pkg import q
+			out = append(out, ix.importFiles(f, syntax.Import{Path: strings.TrimSuffix(imp.Path, ".") + "." + q})...)
 		}
 	}
 	return out
+}
+
+// moduleName returns the name a module is known by when imported without
+// an alias: the last element of its path, skipping a Go major version.
+func moduleName(path string) string {
+	elems := strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '.' || r == ':' })
+	for i := len(elems) - 1; i >= 0; i-- {
+		e := elems[i]
+		if len(e) > 1 && e[0] == 'v' && strings.Trim(e[1:], "0123456789") == "" && i > 0 {
+			continue // example.com/m/v2 is package m
+		}
+		return e
+	}
+	return ""
 }
 
 // goPackageDir returns the folder of the Go package with import path

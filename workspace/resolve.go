@@ -32,7 +32,9 @@ type candidateSym struct {
 // ranked by the order of names (callers put the most relevant first) and
 // by how close the defining file is to fromPath. A name defined in a
 // related file (the first three) is not looked up elsewhere; otherwise
-// its closest few definitions elsewhere are taken. It answers from what is
+// its closest few definitions elsewhere are taken. A qualified name
+// "q.n" (store.Open, db.connect, ns.area) means n as defined in the
+// module fromPath imports as q, and nothing else. It answers from what is
 // indexed at the moment and never waits for a build.
 func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 	if max <= 0 || len(names) == 0 {
@@ -52,6 +54,10 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 			continue
 		}
 		seen[name] = true
+		if q, n, ok := strings.Cut(name, "."); ok {
+			cands = append(cands, ix.qualified(fromPath, q, n, rank)...)
+			continue
+		}
 		// Every definition in a related file counts; of the others only
 		// the closest few can be taken, so only those are kept: a common
 		// name has hundreds.
@@ -95,6 +101,23 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 		s := c.ref.f.Symbols[c.ref.i]
 		s.Reason = reason(c.tier, fromPath)
 		out = append(out, s)
+	}
+	return out
+}
+
+// qualified returns the candidates for q.n: n defined in the module that
+// fromPath's imports bind to q. The caller holds mu for reading.
+func (ix *Index) qualified(fromPath, q, n string, rank int) []candidateSym {
+	from := ix.files[fromPath]
+	if from == nil || strings.Contains(n, ".") {
+		return nil
+	}
+	files := ix.qualifiedFiles(from, q)
+	var out []candidateSym
+	for _, r := range ix.byName[n] {
+		if slices.Contains(files, r.f) {
+			out = append(out, candidateSym{ref: r, tier: tierImported, nameRank: rank})
+		}
 	}
 	return out
 }

@@ -172,3 +172,25 @@ func TestResolvePrefix(t *testing.T) {
 		t.Fatalf("back from net.rs: %+v", got)
 	}
 }
+
+// A qualified name means the definition in the module the qualifier
+// names, in each language's way of naming one.
+func TestResolveQualified(t *testing.T) {
+	cases := []struct {
+		fixture, from, name, want string
+	}{
+		{"gomod", "main.go", "cart.New", "cart/cart.go"},
+		{"py", "app/main.py", "db.connect", "app/db/__init__.py"},
+	}
+	for _, c := range cases {
+		ix, root := openFixture(t, c.fixture)
+		got := ix.Resolve(filepath.Join(root, c.from), []string{c.name}, 5)
+		if len(got) != 1 || got[0].Path != filepath.Join(root, c.want) {
+			t.Errorf("%s from %s: %+v, want one from %s", c.name, c.from, got, c.want)
+		}
+	}
+	ix, root := openFixture(t, "py")
+	if got := ix.Resolve(filepath.Join(root, "app/main.py"), []string{"other.connect"}, 5); len(got) != 0 {
+		t.Errorf("an unimported qualifier resolved: %+v", got)
+	}
+}

@@ -82,8 +82,14 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		}
 	}
 	seen := map[string]bool{} // signatures already shown
+	// No one type's member list may take more than a third of the share.
+	typeBytes := max(bytesFor(tokens/3), 80)
+	perName := map[string]int{} // a name met in many types is worth two
 	var out []Piece
 	for _, s := range syms {
+		if perName[s.Name] == maxDefsPerName {
+			continue
+		}
 		if sameFile(s.Path, g.in.Path) && s.Line >= firstLine && s.Line <= lastLine {
 			continue // in view already
 		}
@@ -93,12 +99,16 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		if seen[s.Signature] || s.Signature == "" {
 			continue
 		}
+		seen[s.Signature] = true
+		if len(s.Signature) > typeBytes {
+			s.Signature = clipMembers(s.Signature, typeBytes)
+		}
 		p := newPiece("definition", definitionWhy(s), s.Path, renderSymbol(s, comment), syntax.Span{})
 		if p.Tokens > tokens {
 			continue
 		}
 		tokens -= p.Tokens
-		seen[s.Signature] = true
+		perName[s.Name]++
 		out = append(out, p)
 	}
 	return out
@@ -164,6 +174,9 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 	}
 	seen := map[string]bool{}
 	add := func(w string) {
+		if q, _, ok := strings.Cut(w, "."); ok && (keywords[q] || skip[q]) {
+			return // a local's member: its type is what resolves
+		}
 		if len(w) > 1 && !keywords[w] && !skip[w] && !seen[w] {
 			seen[w] = true
 			names = append(names, w)
@@ -210,11 +223,13 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 }
 
 // recentIdentifiers returns the identifiers in the code s, each once, the
-// one used last first. Comments and string literals are skipped: their
-// words are prose. hash says "#" starts a comment (Python), else "//" and
-// "/*" do.
+// one used last first; an identifier right after "q." comes also as
+// "q.name", just before it. Comments and string literals are skipped:
+// their words are prose. hash says "#" starts a comment (Python), else
+// "//" and "/*" do.
 func recentIdentifiers(s string, hash bool) []string {
 	last := map[string]int{}
+	prev, prevEnd := "", -1 // the last identifier and where it ended
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -230,6 +245,10 @@ func recentIdentifiers(s string, hash bool) []string {
 				j++
 			}
 			last[s[i:j]] = i
+			if prevEnd >= 0 && prevEnd == i-1 && s[i-1] == '.' {
+				last[prev+"."+s[i:j]] = i
+			}
+			prev, prevEnd = s[i:j], j
 			i = j
 		case c >= '0' && c <= '9':
 			for i < len(s) && isIdentPart(s[i]) {
@@ -243,7 +262,12 @@ func recentIdentifiers(s string, hash bool) []string {
 	for w := range last {
 		out = append(out, w)
 	}
-	sort.Slice(out, func(i, j int) bool { return last[out[i]] > last[out[j]] })
+	sort.Slice(out, func(i, j int) bool {
+		if last[out[i]] != last[out[j]] {
+			return last[out[i]] > last[out[j]]
+		}
+		return len(out[i]) > len(out[j]) // q.name before name
+	})
 	return out
 }
 
@@ -277,6 +301,20 @@ func typesIn(syms []workspace.Symbol, names []string) []string {
 		}
 	}
 	return out
+}
+
+// clipMembers cuts a type's one-line member list ("type T struct { a; b;
+// c }") at a member boundary within n bytes, marking the cut with "…".
+// A signature with no member list is returned as is.
+func clipMembers(sig string, n int) string {
+	cut := strings.LastIndex(sig[:min(n, len(sig))], "; ")
+	if cut < 0 || strings.HasSuffix(sig[:cut], "; …") {
+		return sig
+	}
+	if strings.HasSuffix(sig, " }") {
+		return sig[:cut] + "; … }"
+	}
+	return sig[:cut] + "; …"
 }
 
 // containsWord reports whether w occurs in s as a whole identifier.

@@ -116,3 +116,17 @@ func TestDefinitionsForWordBeingTyped(t *testing.T) {
 	}
 	t.Fatalf("no definition of backoff in %+v", c.Pieces)
 }
+
+// A name after "q." is also asked as "q.name", just before the bare
+// name, so the index can resolve it in the module q names.
+func TestDefinitionQualifiedNames(t *testing.T) {
+	src := "package p\n\nfunc f() {\n\tval := store.Open(\"db\")\n\tval.Put‸\n}\n"
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	r := &recorder{}
+	gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 2000, Workspace: r})
+	want := []string{"val", "store.Open", "Open", "store"}
+	if !slices.Equal(r.names, want) {
+		t.Fatalf("names %q, want %q", r.names, want)
+	}
+}
