@@ -6,9 +6,11 @@ import (
 	"strings"
 )
 
-// Tiers of a resolved symbol, best first.
+// Tiers of a resolved symbol, best first. A qualified name's definition
+// (store.Open) is exact, so it comes before everything.
 const (
-	tierSameFile = iota
+	tierQualified = iota
+	tierSameFile
 	tierSamePackage
 	tierImported
 	tierWorkspace
@@ -34,7 +36,8 @@ type candidateSym struct {
 // related file (the first three) is not looked up elsewhere; otherwise
 // its closest few definitions elsewhere are taken. A qualified name
 // "q.n" (store.Open, db.connect, ns.area) means n as defined in the
-// module fromPath imports as q, and nothing else. It answers from what is
+// module fromPath imports as q, and nothing else; being exact, it comes
+// first. It answers from what is
 // indexed at the moment and never waits for a build.
 func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 	if max <= 0 || len(names) == 0 {
@@ -115,8 +118,9 @@ func (ix *Index) qualified(fromPath, q, n string, rank int) []candidateSym {
 	files := ix.qualifiedFiles(from, q)
 	var out []candidateSym
 	for _, r := range ix.byName[n] {
-		if slices.Contains(files, r.f) {
-			out = append(out, candidateSym{ref: r, tier: tierImported, nameRank: rank})
+		// Only a module's top-level names are reachable through it.
+		if r.f.Symbols[r.i].Parent == "" && slices.Contains(files, r.f) {
+			out = append(out, candidateSym{ref: r, tier: tierQualified, nameRank: rank})
 		}
 	}
 	return out
@@ -180,7 +184,7 @@ func reason(tier int, fromPath string) string {
 		return "same file"
 	case tierSamePackage:
 		return "same package"
-	case tierImported:
+	case tierImported, tierQualified:
 		return "imported by " + fromPath
 	}
 	return "workspace"

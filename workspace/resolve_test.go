@@ -181,10 +181,17 @@ func TestResolveQualified(t *testing.T) {
 	}{
 		{"gomod", "main.go", "cart.New", "cart/cart.go"},
 		{"py", "app/main.py", "db.connect", "app/db/__init__.py"},
+		{"gomod", "main.go", "cart.Add", ""}, // a method, not reachable through the package
 	}
 	for _, c := range cases {
 		ix, root := openFixture(t, c.fixture)
 		got := ix.Resolve(filepath.Join(root, c.from), []string{c.name}, 5)
+		if c.want == "" {
+			if len(got) != 0 {
+				t.Errorf("%s from %s: %+v, want nothing", c.name, c.from, got)
+			}
+			continue
+		}
 		if len(got) != 1 || got[0].Path != filepath.Join(root, c.want) {
 			t.Errorf("%s from %s: %+v, want one from %s", c.name, c.from, got, c.want)
 		}
