@@ -37,6 +37,9 @@ type Options struct {
 	// Status, if set, hears "generating", "idle" and "error" (with a short
 	// reason). It must not block.
 	Status func(state, message string)
+	// Workspace, if set, resolves identifiers near the cursor to
+	// definitions across the workspace (see gather.Input.Workspace).
+	Workspace gather.Resolver
 }
 
 // Query asks for a suggestion at one cursor.
@@ -227,7 +230,7 @@ func (e *Engine) start(q Query) *generation {
 	plan := shape.Decide(q.Text, tree, q.Cursor)
 	ctxPieces := gather.Gather(gather.Input{
 		Buffer: gather.Buffer{Path: q.Path, LanguageID: q.LanguageID, Text: q.Text, Tree: tree, Recent: q.Recent},
-		Cursor: q.Cursor, Others: q.Others, Budget: e.opts.Config.Budget,
+		Cursor: q.Cursor, Others: q.Others, Budget: e.opts.Config.Budget, Workspace: e.opts.Workspace,
 	})
 	lang := q.LanguageID
 	if tree != nil {

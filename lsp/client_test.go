@@ -17,6 +17,7 @@ import (
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/lsp"
 	"github.com/wisp-lsp/wisp/transport"
+	"github.com/wisp-lsp/wisp/workspace"
 )
 
 // fakeEditor is the client side of a real wisp server over a pipe: it
@@ -31,6 +32,7 @@ type fakeEditor struct {
 	mu            sync.Mutex
 	notifications []notice
 	applied       []json.RawMessage // workspace/applyEdit params received
+	registered    []json.RawMessage // client/registerCapability params received
 	applyResult   map[string]any    // what to answer applyEdit with
 	changed       chan struct{}     // closed and replaced on every notification
 }
@@ -58,6 +60,7 @@ func startServerCtx(t *testing.T, ctx context.Context, model transport.Model, cf
 		OpenModel: func(context.Context, config.Model) (transport.Model, error) {
 			return nopCloser{model}, nil
 		},
+		Index: workspace.Options{CacheDir: t.TempDir()},
 	})
 	e := &fakeEditor{t: t, raw: clientEnd, done: make(chan int, 1), changed: make(chan struct{}),
 		applyResult: map[string]any{"applied": true}}
@@ -102,6 +105,13 @@ func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 		e.mu.Unlock()
 		return res, nil
 	case "window/workDoneProgress/create":
+		return nil, nil
+	case "client/registerCapability":
+		e.mu.Lock()
+		e.registered = append(e.registered, params)
+		close(e.changed)
+		e.changed = make(chan struct{})
+		e.mu.Unlock()
 		return nil, nil
 	}
 	return nil, jsonrpc2.ErrMethodNotFound

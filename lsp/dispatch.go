@@ -183,7 +183,8 @@ func init() {
 		protocol.MethodTextDocumentDidOpen:                notification((*Server).didOpen),
 		protocol.MethodTextDocumentDidChange:              notification((*Server).didChange),
 		protocol.MethodTextDocumentDidClose:               notification((*Server).didClose),
-		protocol.MethodTextDocumentDidSave:                notification(ignore[protocol.DidSaveTextDocumentParams]),
+		protocol.MethodTextDocumentDidSave:                notification((*Server).didSave),
+		protocol.MethodWorkspaceDidChangeWatchedFiles:     notification((*Server).didChangeWatchedFiles),
 		protocol.MethodWorkspaceDidChangeConfiguration:    notification((*Server).didChangeConfiguration),
 		protocol.MethodTextDocumentInlineCompletion:       request((*Server).inlineCompletion),
 		protocol.MethodTextDocumentCompletion:             request((*Server).completion),
@@ -192,6 +193,7 @@ func init() {
 		protocol.MethodWindowWorkDoneProgressCancel:       notification((*Server).workDoneProgressCancel),
 		"wisp/document":                                   request((*Server).document),
 		"wisp/stats":                                      request((*Server).stats),
+		"wisp/index":                                      request((*Server).index),
 		protocol.MethodSetTrace:                           notification(ignore[protocol.SetTraceParams]),
 		protocol.MethodWorkspaceDidChangeWorkspaceFolders: notification(ignore[protocol.DidChangeWorkspaceFoldersParams]),
 	}

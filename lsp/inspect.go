@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/workspace"
 )
 
 // Requests that let tests, benchmarks and tools look inside the server.
@@ -40,6 +41,26 @@ func (s *Server) document(ctx context.Context, p *documentParams) (any, error) {
 }
 
 type statsParams struct{}
+
+// indexState is one workspace folder's index, as wisp/index answers it.
+type indexState struct {
+	Root  string          `json:"root"`
+	Stats workspace.Stats `json:"stats"`
+	// BuildMs is Stats.Build in milliseconds.
+	BuildMs float64 `json:"buildMs"`
+}
+
+// index answers wisp/index with each workspace folder's index figures.
+func (s *Server) index(ctx context.Context, _ *statsParams) (any, error) {
+	out := []indexState{}
+	if w := s.currentIndexes(); w != nil {
+		for _, ix := range w.list {
+			st := ix.Stats()
+			out = append(out, indexState{Root: ix.Root(), Stats: st, BuildMs: float64(st.Build.Microseconds()) / 1000})
+		}
+	}
+	return out, nil
+}
 
 // stats answers wisp/stats with the completion engine's counters.
 func (s *Server) stats(ctx context.Context, _ *statsParams) (any, error) {

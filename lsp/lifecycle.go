@@ -32,6 +32,9 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 	if w := p.Capabilities.Window; w != nil && w.WorkDoneProgress != nil {
 		features.workDone = *w.WorkDoneProgress
 	}
+	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+		features.watchFiles = *w.DidChangeWatchedFiles.DynamicRegistration
+	}
 
 	s.mu.Lock()
 	if s.state != stateNew {
@@ -45,6 +48,9 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 	}
 	s.cfg, s.enc, s.client, s.state = cfg, enc, features, stateRunning
 	s.roots = workspaceRoots(p)
+	if len(s.roots) > 0 {
+		s.indexes = openIndexes(s.roots, s.opts.Index, s.log)
+	}
 	s.mu.Unlock()
 
 	s.reportSettings(ctx, before, cfg, warnings)
@@ -55,7 +61,7 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			PositionEncoding: protocol.PositionEncodingKind(enc.String()),
-			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &sync},
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &sync, Save: &protocol.SaveOptions{}},
 			// lsp-mode sends "inlineCompletion": null yet asks; always offer.
 			InlineCompletionProvider: &protocol.InlineCompletionOptions{},
 			// No trigger characters: they would make Helix ask every server
@@ -109,14 +115,18 @@ func (s *Server) startModels(ctx context.Context, cfg config.Config) {
 			editModel = transport.Unavailable(err)
 		}
 	}
-	engine := completion.NewEngine(completion.Options{
+	opts := completion.Options{
 		Model:  model,
 		Config: cfg.Completion,
 		Log:    s.log,
 		Status: func(state, msg string) {
 			s.notify(ctx, "wisp/status", statusParams{State: state, Message: msg})
 		},
-	})
+	}
+	if w := s.currentIndexes(); w != nil {
+		opts.Workspace = w // never a nil *workspaceIndexes in the interface
+	}
+	engine := completion.NewEngine(opts)
 
 	s.mu.Lock()
 	oldEngine, oldModel, oldEdit := s.engine, s.model, s.editModel
@@ -167,7 +177,17 @@ type statusParams struct {
 	Message string `json:"message,omitempty"`
 }
 
-func (s *Server) initialized(ctx context.Context, p *protocol.InitializedParams) error { return nil }
+// initialized registers the file watcher when the client allows it: a
+// server may not send requests before this notification.
+func (s *Server) initialized(ctx context.Context, p *protocol.InitializedParams) error {
+	s.mu.Lock()
+	watch, life := s.client.watchFiles && s.indexes != nil && s.indexes.anyRoot(), s.life
+	s.mu.Unlock()
+	if watch {
+		go s.registerWatcher(life) // off the read loop, which delivers the answer
+	}
+	return nil
+}
 
 func (s *Server) shutdown(ctx context.Context, _ jsonrpc2.RawMessage) (any, error) {
 	s.mu.Lock()

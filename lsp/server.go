@@ -21,6 +21,7 @@ import (
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/transport"
+	"github.com/wisp-lsp/wisp/workspace"
 )
 
 // Options configure a Server. Log and Config are required.
@@ -36,6 +37,9 @@ type Options struct {
 	// OpenModel builds a model for a configuration. The server calls it at
 	// initialize and whenever the model settings change. Never nil.
 	OpenModel func(ctx context.Context, m config.Model) (transport.Model, error)
+	// Index configures the workspace folders' indexes (limits, cache
+	// folder); the zero value takes the defaults.
+	Index workspace.Options
 }
 
 // lifecycle states of the server.
@@ -68,6 +72,9 @@ type Server struct {
 	client clientFeatures
 	// roots are the workspace folders' paths, from initialize.
 	roots []string
+	// indexes index the roots; nil until initialize and when there are
+	// no roots.
+	indexes *workspaceIndexes
 	// engine serves inline completions; nil until initialize.
 	engine *completion.Engine
 	// models are closed at shutdown; completion and edit models.
@@ -84,6 +91,7 @@ type clientFeatures struct {
 	name            string
 	documentChanges bool // versioned workspace edits
 	workDone        bool // window/workDoneProgress/create
+	watchFiles      bool // registers workspace/didChangeWatchedFiles dynamically
 }
 
 // New returns a server ready to Serve one connection.
@@ -137,9 +145,12 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 // teardown stops generations and closes model connections.
 func (s *Server) teardown() {
 	s.mu.Lock()
-	engine, model, editModel := s.engine, s.model, s.editModel
-	s.engine, s.model, s.editModel = nil, nil, nil
+	engine, model, editModel, indexes := s.engine, s.model, s.editModel, s.indexes
+	s.engine, s.model, s.editModel, s.indexes = nil, nil, nil, nil
 	s.mu.Unlock()
+	if indexes != nil {
+		indexes.close()
+	}
 	if engine != nil {
 		engine.Close()
 	}

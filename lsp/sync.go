@@ -49,6 +49,9 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		e.DidChange(string(u), before, after, edits)
 	}
 	s.edits.didChange(u, p.TextDocument.Version, edits)
+	if w := s.currentIndexes(); w != nil && u.IsFile() {
+		w.edited(u, pathOf(u), after)
+	}
 	if o, ok := s.currentModel().(transport.Observer); ok {
 		o.Observe(pathOf(u), after.String())
 	}

@@ -115,7 +115,9 @@ func (t *Tree) definition(s Scope) Definition {
 // squeeze trims s, turns each run of white space into one space and drops
 // spaces just inside parentheses and brackets.
 func squeeze(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := strings.NewReplacer("( ", "(", " )", ")", "[ ", "[", " ]", "]")
-	return r.Replace(s)
+	return bracketSpaces.Replace(strings.Join(strings.Fields(s), " "))
 }
+
+// bracketSpaces drops the spaces just inside brackets; built once, as a
+// Replacer is costly to build and safe for concurrent use.
+var bracketSpaces = strings.NewReplacer("( ", "(", " )", ")", "[ ", "[", " ]", "]")

@@ -67,6 +67,8 @@ type completeResult struct {
 	TTFTMs float64  `json:"ttftMs"`
 	Total  float64  `json:"totalMs"`
 	Source string   `json:"source"`
+	// Index is the workspace index the context came from.
+	Index indexReport `json:"index"`
 }
 
 type jsonSpan struct {
@@ -112,10 +114,16 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if o, ok := model.(transport.Observer); ok {
 		o.Observe(f.path, f.doc.String())
 	}
-	engine := completion.NewEngine(completion.Options{Model: model, Config: cfg.Completion})
-	defer engine.Close()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
+	ix, report, err := openIndex(ctx, f.path, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "wisp complete:", err)
+		return 1
+	}
+	defer ix.Close()
+	engine := completion.NewEngine(completion.Options{Model: model, Config: cfg.Completion, Workspace: ix})
+	defer engine.Close()
 	sugg, err := engine.Suggest(ctx, completion.Query{URI: f.path, Path: f.path, Text: f.doc, Tree: f.tree, Cursor: f.cursor})
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp complete:", err)
@@ -132,7 +140,7 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	p := f.doc.Point(f.cursor)
 	pos := jsonPos{Line: p.Row + 1, Col: p.Column + 1}
 	out := completeResult{File: f.path, Text: sugg.Text, Range: jsonSpan{pos, pos}, Source: string(sugg.Source),
-		TTFTMs: ms(sugg.TTFT), Total: ms(sugg.Total)}
+		TTFTMs: ms(sugg.TTFT), Total: ms(sugg.Total), Index: report}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	enc.Encode(out)
@@ -150,6 +158,8 @@ type contextResult struct {
 		Instructions string `json:"instructions"`
 		Input        string `json:"input"`
 	} `json:"prompt"`
+	// Index is the workspace index the context came from.
+	Index indexReport `json:"index"`
 }
 
 // runContext prints the context and prompt a completion at FILE:LINE:COL
@@ -172,13 +182,19 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	defer f.close()
-	in := gather.Input{Buffer: gather.Buffer{Path: f.path, Text: f.doc, Tree: f.tree}, Cursor: f.cursor, Budget: *budget}
+	ix, report, err := openIndex(ctx, f.path, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "wisp context:", err)
+		return 1
+	}
+	defer ix.Close()
+	in := gather.Input{Buffer: gather.Buffer{Path: f.path, Text: f.doc, Tree: f.tree}, Cursor: f.cursor, Budget: *budget, Workspace: ix}
 	c := gather.Gather(in)
 	lang := filepath.Ext(f.path)
 	if f.tree != nil {
 		lang = f.tree.Language().Name()
 	}
-	out := contextResult{File: f.path, Context: c}
+	out := contextResult{File: f.path, Context: c, Index: report}
 	p := f.doc.Point(f.cursor)
 	out.Cursor = jsonPos{Line: p.Row + 1, Col: p.Column + 1}
 	out.Prompt.Instructions, out.Prompt.Input = transport.RenderChat(c.Request(f.path, lang))

@@ -14,6 +14,9 @@ import (
 const (
 	importShare    = 40
 	signatureShare = 60
+	// definitionShare of what imports leave goes to workspace
+	// definitions, ahead of other buffers' signatures.
+	definitionShare = 60
 	// maxHeaderBytes bounds one enclosing header (long parameter lists).
 	maxHeaderBytes = 400
 	// recentContextLines are the lines kept either side of a recent edit;
@@ -40,9 +43,12 @@ func (g *gatherer) extras(tokens int) []Piece {
 	if p, ok := g.imports(tokens * importShare / 100); ok {
 		take(p)
 	}
+	for _, p := range g.definitions(tokens * definitionShare / 100) {
+		take(p)
+	}
 	sigBudget := tokens * signatureShare / 100
 	for _, p := range g.signatures() {
-		if p.Tokens <= sigBudget && take(p) {
+		if p.Tokens <= sigBudget && !coveredByDefinition(out, p) && take(p) {
 			sigBudget -= p.Tokens
 		}
 	}

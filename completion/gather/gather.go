@@ -39,6 +39,9 @@ type Input struct {
 	// Budget is the context size in estimated tokens; 0 means
 	// DefaultBudget.
 	Budget int
+	// Workspace, when set, resolves the identifiers around the cursor to
+	// definitions anywhere in the workspace, open or not.
+	Workspace Resolver
 }
 
 // Context is the chosen context. It is JSON-friendly: `wisp context --json`
@@ -64,8 +67,8 @@ type Context struct {
 
 // Piece is one chosen piece of context.
 type Piece struct {
-	// Kind is "prefix", "suffix", "enclosing", "imports", "signature" or
-	// "recent".
+	// Kind is "prefix", "suffix", "enclosing", "imports", "definition",
+	// "signature" or "recent".
 	Kind string `json:"kind"`
 	// Why says in plain words why the piece was chosen.
 	Why string `json:"why"`

@@ -1,0 +1,132 @@
+package gather_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/workspace"
+)
+
+// recorder is a Resolver that remembers the names it was asked for and
+// answers one definition per name.
+type recorder struct{ names []string }
+
+func (r *recorder) Resolve(from string, names []string, max int) []workspace.Symbol {
+	r.names = names
+	var out []workspace.Symbol
+	for _, n := range names {
+		out = append(out, workspace.Symbol{Name: n, Kind: "func", Path: "/elsewhere/x.go", Signature: "func " + n + "()", Reason: "workspace"})
+	}
+	return out
+}
+
+// The names looked up are the objects before the "." at the cursor first,
+// then the function's identifiers, most recent first; parameters, locals,
+// keywords and the word being typed are not.
+func TestDefinitionNames(t *testing.T) {
+	src := "package p\n\nfunc handle(req *Request, srv *Server) error {\n\tconn := Dial(req.Addr)\n\t/* Pending */ defer conn.Close() // Later words\n\tlog(\"Nowhere \\\" Quoted\", `Raw`, 'Z')\n\tsrv.pool.Get‸\n}\n"
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	r := &recorder{}
+	in := gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 2000, Workspace: r}
+	c := gather.Gather(in)
+	want := []string{"pool", "srv", "log", "Close", "Addr", "Dial", "Server", "Request", "handle"}
+	if !slices.Equal(r.names, want) {
+		t.Fatalf("names %q, want %q", r.names, want)
+	}
+	var defs []string
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" {
+			defs = append(defs, p.Text)
+		}
+	}
+	if len(defs) == 0 || defs[0] != "func pool()" {
+		t.Fatalf("definition pieces %q", defs)
+	}
+}
+
+// With the real index, a definition from a file that is not open (and
+// only imported) reaches the context, its doc line and fields included.
+func TestDefinitionsFromIndex(t *testing.T) {
+	root, err := filepath.Abs("../../workspace/testdata/gomod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	defer ix.Close()
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "main.go")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	cursor := strings.Index(src, "Price: 3") + len("Price: ")
+	in := gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix}
+	c := gather.Gather(in)
+	var found bool
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" && p.Path == filepath.Join(root, "cart", "item.go") &&
+			p.Text == "// Item is one product line.\ntype Item struct { SKU string; Price int }" {
+			found = true
+		}
+		if p.Kind == "definition" && p.Why == "" {
+			t.Errorf("definition without a reason: %+v", p)
+		}
+	}
+	if !found {
+		t.Fatalf("no definition of cart.Item in %+v", c.Pieces)
+	}
+	if c.Tokens > c.Budget {
+		t.Errorf("tokens %d over budget %d", c.Tokens, c.Budget)
+	}
+}
+
+// The word being typed is completed from the related files: typing
+// "backo" in net.rs shows backoff, which util/mod.rs defines.
+func TestDefinitionsForWordBeingTyped(t *testing.T) {
+	root, err := filepath.Abs("../../workspace/testdata/rust")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	defer ix.Close()
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "src", "net.rs")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(data), "backoff(1)", "backo", 1)
+	cursor := strings.Index(src, "backo") + len("backo")
+	c := gather.Gather(gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix})
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" && strings.Contains(p.Text, "pub fn backoff(n: u32) -> u32") {
+			return
+		}
+	}
+	t.Fatalf("no definition of backoff in %+v", c.Pieces)
+}
+
+// A name after "q." is also asked as "q.name", just before the bare
+// name, so the index can resolve it in the module q names.
+func TestDefinitionQualifiedNames(t *testing.T) {
+	src := "package p\n\nfunc f() {\n\tval := store.Open(\"db\")\n\tval.Put‸\n}\n"
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	r := &recorder{}
+	gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 2000, Workspace: r})
+	want := []string{"val", "store.Open", "Open", "store"}
+	if !slices.Equal(r.names, want) {
+		t.Fatalf("names %q, want %q", r.names, want)
+	}
+}

@@ -1,0 +1,4 @@
+package main
+
+// banner is printed first.
+func banner() string { return "shop" }

@@ -1,0 +1,4 @@
+mod net;
+pub mod util;
+
+pub use net::Conn;
