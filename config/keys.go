@@ -39,6 +39,8 @@ var keys = []key{
 	duration("completion.itemBudget", "WISP_ITEM_BUDGET", func(c *Config) *time.Duration { return &c.Completion.ItemBudget }),
 	boolean("completion.typedAhead", "", func(c *Config) *bool { return &c.Completion.TypedAhead }),
 	duration("completion.grace", "WISP_GRACE", func(c *Config) *time.Duration { return &c.Completion.Grace }),
+	duration("completion.firstTokenTimeout", "WISP_FIRST_TOKEN_TIMEOUT", func(c *Config) *time.Duration { return &c.Completion.FirstTokenTimeout }),
+	duration("completion.idleTimeout", "WISP_IDLE_TIMEOUT", func(c *Config) *time.Duration { return &c.Completion.IdleTimeout }),
 }
 
 func keyByName(name string) (key, bool) {
