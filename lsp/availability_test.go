@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"strings"
 	"testing"
@@ -242,5 +243,31 @@ func TestModelDownThenBackStatusOncePerChange(t *testing.T) {
 	}
 	if ms.Stats().Requests == 0 {
 		t.Fatal("the model server saw no request")
+	}
+}
+
+// A model that cannot be used at all (misconfigured) answers every
+// keystroke with an empty list, and says why once.
+func TestMisconfiguredModelAnswersEmptyAndSaysOnce(t *testing.T) {
+	e := startServer(t, transport.Unavailable(errors.New("model endpoint needs an API key")), config.Default())
+	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", addGo)
+	for i := range 20 {
+		e.change(uri, i+2, 3, 1+i, 3, 1+i, "x")
+		if got, err := e.inline(context.Background(), uri, 3, 2+i); err != nil || got != "" {
+			t.Fatalf("keystroke %d: %q, %v; want an empty list, no error", i+1, got, err)
+		}
+		var list struct {
+			Items []any `json:"items"`
+		}
+		params := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 3, "character": 2 + i}}
+		if err := e.call("textDocument/completion", params, &list); err != nil || len(list.Items) != 0 {
+			t.Fatalf("keystroke %d: completion %+v, %v; want an empty list, no error", i+1, list, err)
+		}
+	}
+	e.waitFor("wisp/status", func(json.RawMessage) bool { return true })
+	if st := e.statuses(); len(st) != 1 || !strings.Contains(st[0], "needs an API key") {
+		t.Fatalf("statuses: %q; want the reason once", st)
 	}
 }
