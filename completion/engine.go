@@ -199,17 +199,22 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	if err := e.avail.held(time.Now()); err != nil {
 		return Suggestion{}, err
 	}
-	g = e.start(q)
+	g, launch := e.prepare(q)
 	e.mu.Lock()
 	if e.closed {
-		e.killLocked(g)
 		e.mu.Unlock()
+		g.cancel()
+		g.closeTree()
 		return Suggestion{}, ErrClosed
 	}
-	if old := e.gens[q.URI]; old != nil && old != g {
+	if old := e.gens[q.URI]; old != nil {
 		e.killLocked(old)
 	}
+	// Registered before it runs, so that a generation failing at once
+	// leaves the slot (run sees itself there) instead of being
+	// registered after its failure and served again.
 	e.gens[q.URI] = g
+	launch()
 	return e.serve(ctx, g, q, false)
 }
 
@@ -239,8 +244,10 @@ func (e *Engine) debounceLocked(uri string) time.Duration {
 	return max
 }
 
-// start launches a generation for q.
-func (e *Engine) start(q Query) *generation {
+// prepare builds a generation for q (context, prompt, plan: the work done
+// outside the lock) and returns it with the function that starts it,
+// which must be called with e.mu held once the generation is registered.
+func (e *Engine) prepare(q Query) (*generation, func()) {
 	var tree *syntax.Tree
 	if q.Tree != nil {
 		tree = q.Tree.Copy()
@@ -261,10 +268,11 @@ func (e *Engine) start(q Query) *generation {
 	genCtx, cancel := context.WithCancel(context.Background())
 	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: tree, plan: plan, cancel: cancel,
 		start: time.Now(), updated: make(chan struct{})}
-	e.stats.requests.Add(1)
-	e.wg.Add(1)
-	go e.run(genCtx, g, req)
-	return g
+	return g, func() {
+		e.stats.requests.Add(1)
+		e.wg.Add(1)
+		go e.run(genCtx, g, req)
+	}
 }
 
 // maxTokens bounds a generation by its plan: a line needs few tokens, a
@@ -307,10 +315,7 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 	if err == nil && !g.dead && full != "" {
 		e.cache.put(g.doc, g.anchor, full)
 	}
-	if g.tree != nil {
-		g.tree.Close()
-		g.tree = nil
-	}
+	g.closeTree()
 	if g.grace != nil {
 		g.grace.Stop()
 	}

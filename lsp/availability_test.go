@@ -64,7 +64,7 @@ func (e *fakeEditor) inlineUntil(uri string, line, char int) string {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	e.t.Fatalf("re-invoking at %d:%d never reached the model", line, char)
+	e.t.Fatalf("re-invoking at %d:%d never answered text", line, char)
 	return ""
 }
 
@@ -134,6 +134,7 @@ func TestReinvokeAfterModelServerRestart(t *testing.T) {
 	}
 	second, _ := serveModelAt(t, addr, modelserver.Options{Script: &modelserver.Script{Replies: []modelserver.Reply{
 		{PrefixEndsWith: "int {\n\tx", Text: " := a + b"}}}})
+	t.Cleanup(func() { t.Logf("DEBUG second stats %+v first %+v", second.Stats(), first.Stats()) })
 	if got := e.inlineUntil(uri, 3, 2); got != " := a + b" {
 		t.Fatalf("after the restart: %q", got)
 	}
