@@ -147,16 +147,30 @@ func TestReinvokeAfterModelServerRestart(t *testing.T) {
 // request with an empty list at the configured deadline, and the
 // generation is cancelled at the model. The next request is served.
 func TestStalledModelEndsRequestAtDeadline(t *testing.T) {
+	stall := modelserver.Options{Fault: modelserver.Fault{Kind: modelserver.FaultStall, Nth: 1, After: 2}}
 	cases := []struct {
-		name string
-		opts modelserver.Options
+		name, provider string
+		opts           modelserver.Options
 	}{
-		{"mid-stream", modelserver.Options{Fault: modelserver.Fault{Kind: modelserver.FaultStall, Nth: 1, After: 2}}},
-		{"before the first token", modelserver.Options{TTFT: time.Hour}},
+		{"websocket mid-stream", "openai-ws", stall},
+		{"websocket before the first token", "openai-ws", modelserver.Options{TTFT: time.Hour}},
+		{"sse mid-stream", "openai", stall},
+		{"sse before the first token", "openai", modelserver.Options{TTFT: time.Hour}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ms, model := loopbackModel(t, c.opts, modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b // and more"})
+			c.opts.Script = &modelserver.Script{Replies: []modelserver.Reply{{PrefixEndsWith: "int {\n\t", Text: "return a + b // and more"}}}
+			ms, addr := serveModelAt(t, "127.0.0.1:0", c.opts)
+			endpoint := "ws://" + addr + "/v1/responses"
+			if c.provider == "openai" {
+				endpoint = "http://" + addr + "/v1"
+			}
+			model, err := transport.Open(config.Model{Provider: c.provider, Endpoint: endpoint, Model: "test"},
+				func(string) string { return "" }, zap.NewNop())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { model.Close() })
 			cfg := config.Default()
 			// Short deadlines, so the test does not wait out the defaults;
 			// nothing here depends on how long the wait takes.
