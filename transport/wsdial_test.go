@@ -1,6 +1,9 @@
 package transport
 
 import (
+	"context"
+	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -29,3 +32,26 @@ func TestRedialGateLetsRequestsTry(t *testing.T) {
 }
 
 var errDown = &Error{Kind: KindUnavailable, Message: "down"}
+
+// A dial outlives the request that started it: editors cancel a request
+// on every keystroke, and a handshake slower than the typing must still
+// complete and serve the next request, not start over each time.
+func TestWSDialOutlivesCancelledRequest(t *testing.T) {
+	ts := newTestWSServer(t, stream("ok"))
+	ts.delay = 300 * time.Millisecond // a slow handshake
+	var handshakes atomic.Int32
+	ts.reject = func(http.ResponseWriter, *http.Request) bool { handshakes.Add(1); return false }
+	m := newTestWS(t, ts)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := m.Generate(ctx, Request{}, nil); !IsCancelled(err) {
+		t.Fatalf("request cancelled during the handshake: %v", err)
+	}
+	res, err := m.Generate(context.Background(), Request{}, nil)
+	if err != nil || res.Text != "ok" {
+		t.Fatalf("next request: %q, %v", res.Text, err)
+	}
+	if n := handshakes.Load(); n != 1 {
+		t.Fatalf("%d handshakes, want 1: the first dial should have served the next request", n)
+	}
+}
