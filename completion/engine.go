@@ -34,8 +34,11 @@ type Options struct {
 	Log    *zap.Logger
 	// MaxTokens bounds each generation; 0 picks by plan (see maxTokens).
 	MaxTokens int
-	// Status, if set, hears "generating", "idle" and "error" (with a short
-	// reason). It must not block.
+	// Status, if set, hears the model's availability when it changes:
+	// StatusUnavailable with the reason when generations start failing,
+	// StatusReady when the model answers again. It is never called per
+	// keystroke, and calls are ordered; it may block briefly (it holds up
+	// only the generation that changed the state).
 	Status func(state, message string)
 	// Workspace, if set, resolves identifiers near the cursor to
 	// definitions across the workspace (see gather.Input.Workspace).
@@ -90,6 +93,9 @@ type Stats struct {
 	FromTypedAhead int64 `json:"fromTypedAhead"`
 	FromCache      int64 `json:"fromCache"`
 	Cancelled      int64 `json:"cancelled"`
+	// Failures counts generations that failed (errors, stalls), not
+	// cancellations.
+	Failures int64 `json:"failures"`
 }
 
 // ErrClosed is returned by Suggest after Close.
@@ -98,8 +104,10 @@ var ErrClosed = errors.New("completion engine closed")
 // Engine serves suggestions. It is safe for concurrent use; DidChange must
 // be called in document order, before any Suggest for the new version.
 type Engine struct {
-	opts Options
-	log  *zap.Logger
+	opts  Options
+	log   *zap.Logger
+	model transport.Model // opts.Model, every generation bounded by the configured deadlines
+	avail *availability
 
 	mu     sync.Mutex // guards the fields below
 	gens   map[string]*generation
@@ -111,7 +119,7 @@ type Engine struct {
 	pace    map[string]time.Duration // smoothed time between keystrokes
 
 	stats struct {
-		queries, requests, typedAhead, cached, cancelled atomic.Int64
+		queries, requests, typedAhead, cached, cancelled, failures atomic.Int64
 	}
 	wg sync.WaitGroup // generations in flight
 }
@@ -121,14 +129,18 @@ func NewEngine(opts Options) *Engine {
 	if opts.Log == nil {
 		opts.Log = zap.NewNop()
 	}
-	return &Engine{opts: opts, log: opts.Log, gens: map[string]*generation{}, cache: newCache(256),
+	model := transport.WithDeadlines(opts.Model, transport.Deadlines{
+		FirstToken: opts.Config.FirstTokenTimeout, Idle: opts.Config.IdleTimeout})
+	return &Engine{opts: opts, log: opts.Log, model: model, avail: &availability{log: opts.Log, notify: opts.Status},
+		gens: map[string]*generation{}, cache: newCache(256),
 		lastKey: map[string]time.Time{}, pace: map[string]time.Duration{}}
 }
 
 // Stats returns the counters so far.
 func (e *Engine) Stats() Stats {
 	return Stats{Queries: e.stats.queries.Load(), ModelRequests: e.stats.requests.Load(),
-		FromTypedAhead: e.stats.typedAhead.Load(), FromCache: e.stats.cached.Load(), Cancelled: e.stats.cancelled.Load()}
+		FromTypedAhead: e.stats.typedAhead.Load(), FromCache: e.stats.cached.Load(), Cancelled: e.stats.cancelled.Load(),
+		Failures: e.stats.failures.Load()}
 }
 
 // Close stops every generation and waits for them to end.
@@ -146,6 +158,12 @@ func (e *Engine) Close() {
 // Suggest returns a suggestion for q. A request superseded by typing (its
 // ctx cancelled) answers an empty suggestion and no error: editors print
 // errors, and a cancelled request is normal.
+//
+// A generation that failed is never served again: the next request at the
+// same cursor asks the model anew. While a rate limit's Retry-After runs,
+// Suggest fails at once without asking; the first request after it asks.
+// Failures come back as errors (for headless callers); the language server
+// answers them empty and tells the state through Options.Status.
 func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	e.stats.queries.Add(1)
 	e.mu.Lock()
@@ -181,17 +199,25 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	if ctx.Err() != nil {
 		return Suggestion{}, nil
 	}
-	g = e.start(q)
+	if err := e.avail.held(time.Now()); err != nil {
+		return Suggestion{}, err
+	}
+	g, launch := e.prepare(q)
 	e.mu.Lock()
 	if e.closed {
-		e.killLocked(g)
 		e.mu.Unlock()
+		g.cancel()
+		g.closeTree()
 		return Suggestion{}, ErrClosed
 	}
-	if old := e.gens[q.URI]; old != nil && old != g {
+	if old := e.gens[q.URI]; old != nil {
 		e.killLocked(old)
 	}
+	// Registered before it runs, so that a generation failing at once
+	// leaves the slot (run sees itself there) instead of being
+	// registered after its failure and served again.
 	e.gens[q.URI] = g
+	launch()
 	return e.serve(ctx, g, q, false)
 }
 
@@ -221,8 +247,10 @@ func (e *Engine) debounceLocked(uri string) time.Duration {
 	return max
 }
 
-// start launches a generation for q.
-func (e *Engine) start(q Query) *generation {
+// prepare builds a generation for q (context, prompt, plan: the work done
+// outside the lock) and returns it with the function that starts it,
+// which must be called with e.mu held once the generation is registered.
+func (e *Engine) prepare(q Query) (*generation, func()) {
 	var tree *syntax.Tree
 	if q.Tree != nil {
 		tree = q.Tree.Copy()
@@ -243,11 +271,11 @@ func (e *Engine) start(q Query) *generation {
 	genCtx, cancel := context.WithCancel(context.Background())
 	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: tree, plan: plan, cancel: cancel,
 		start: time.Now(), updated: make(chan struct{})}
-	e.stats.requests.Add(1)
-	e.status("generating", "")
-	e.wg.Add(1)
-	go e.run(genCtx, g, req)
-	return g
+	return g, func() {
+		e.stats.requests.Add(1)
+		e.wg.Add(1)
+		go e.run(genCtx, g, req)
+	}
 }
 
 // maxTokens bounds a generation by its plan: a line needs few tokens, a
@@ -262,10 +290,12 @@ func (e *Engine) maxTokens(plan shape.Plan) int {
 	return 64
 }
 
-// run streams g's generation from the model.
+// run streams g's generation from the model. A generation that fails
+// leaves the document's slot at once, so that no later request is served
+// its error.
 func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) {
 	defer e.wg.Done()
-	_, err := e.opts.Model.Generate(ctx, req, func(delta string) {
+	_, err := e.model.Generate(ctx, req, func(delta string) {
 		e.mu.Lock()
 		if g.firstAt.IsZero() {
 			g.firstAt = time.Now()
@@ -277,27 +307,29 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 	e.mu.Lock()
 	g.done = true
 	g.err = err
+	failed := err != nil && !transport.IsCancelled(err)
+	if failed && e.gens[g.uri] == g {
+		delete(e.gens, g.uri)
+	}
+	answered := !g.firstAt.IsZero() || err == nil
 	// Shape the final text while the tree is still open: raw never
 	// changes after this, so the shaped text stays valid without it.
 	full, _ := g.suggestionLocked()
 	if err == nil && !g.dead && full != "" {
 		e.cache.put(g.doc, g.anchor, full)
 	}
-	if g.tree != nil {
-		g.tree.Close()
-		g.tree = nil
-	}
+	g.closeTree()
 	if g.grace != nil {
 		g.grace.Stop()
 	}
 	g.broadcastLocked()
 	e.mu.Unlock()
 	switch {
-	case err == nil || transport.IsCancelled(err):
-		e.status("idle", "")
-	default:
-		e.log.Warn("generation failed", zap.Error(err))
-		e.status("error", err.Error())
+	case failed:
+		e.stats.failures.Add(1)
+		e.avail.failed(time.Now(), err)
+	case answered:
+		e.avail.answered()
 	}
 }
 
@@ -449,10 +481,4 @@ func (e *Engine) DidClose(uri string) {
 	}
 	delete(e.lastKey, uri)
 	delete(e.pace, uri)
-}
-
-func (e *Engine) status(state, msg string) {
-	if e.opts.Status != nil {
-		e.opts.Status(state, msg)
-	}
 }

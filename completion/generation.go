@@ -49,6 +49,15 @@ type generation struct {
 	dead bool
 }
 
+// closeTree releases the generation's copy of the syntax tree, once its
+// text is final or it never ran.
+func (g *generation) closeTree() {
+	if g.tree != nil {
+		g.tree.Close()
+		g.tree = nil
+	}
+}
+
 // broadcastLocked wakes every request waiting on g.
 func (g *generation) broadcastLocked() {
 	close(g.updated)

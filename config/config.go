@@ -64,6 +64,10 @@ type Completion struct {
 	// TypedAhead lets a generation keep serving while the user types what
 	// it shows. Off only to measure what it saves.
 	TypedAhead bool
+	// FirstTokenTimeout bounds a generation's wait for its first token,
+	// IdleTimeout the silence between two tokens: past either the
+	// generation is cancelled at the model and its requests answer empty.
+	FirstTokenTimeout, IdleTimeout time.Duration
 }
 
 // Default returns the built-in configuration.
@@ -88,6 +92,13 @@ func Default() Config {
 			// that an abandoned generation stops quickly.
 			Grace:      250 * time.Millisecond,
 			TypedAhead: true,
+			// Several times the slow tail of a fast model's first token
+			// (0.1–0.6 s, plus a TLS handshake after a reconnect), and of
+			// the gap between tokens (tens of ms): these end stalls, they
+			// do not judge slow models. Ghost text later than this is
+			// for a cursor the user has left.
+			FirstTokenTimeout: 3 * time.Second,
+			IdleTimeout:       2 * time.Second,
 		},
 		sources:  map[string]string{},
 		userFile: "~/.config/wisp/config.toml",

@@ -45,6 +45,8 @@ var keys = []key{
 	boolean("completion.typedAhead", "", func(c *Config) *bool { return &c.Completion.TypedAhead }),
 	duration("completion.grace", "WISP_GRACE", func(c *Config) *time.Duration { return &c.Completion.Grace }),
 	trustedOnly(list("trustedEndpoints", "WISP_TRUSTED_ENDPOINTS", func(c *Config) *[]string { return &c.TrustedEndpoints })),
+	duration("completion.firstTokenTimeout", "WISP_FIRST_TOKEN_TIMEOUT", func(c *Config) *time.Duration { return &c.Completion.FirstTokenTimeout }),
+	duration("completion.idleTimeout", "WISP_IDLE_TIMEOUT", func(c *Config) *time.Duration { return &c.Completion.IdleTimeout }),
 }
 
 func keyByName(name string) (key, bool) {

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion"
 	"github.com/wisp-lsp/wisp/completion/gather"
@@ -62,7 +63,11 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 	}
 	sugg, err := engine.Suggest(ctx, q)
 	if err != nil {
-		return sugg, err
+		// The model is unavailable (rate-limited, down, stalled) or the
+		// engine was replaced: an empty answer, not an error on every
+		// keystroke. The engine tells the state through wisp/status.
+		s.log.Debug("no suggestion", zap.String("uri", string(snap.URI)), zap.Error(err))
+		return completion.Suggestion{}, nil
 	}
 	if streaming && sugg.Text != "" {
 		s.notify(ctx, "wisp/inlineCompletionPartial", partialParams{

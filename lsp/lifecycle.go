@@ -119,9 +119,7 @@ func (s *Server) startModels(ctx context.Context, cfg config.Config) {
 		Model:  model,
 		Config: cfg.Completion,
 		Log:    s.log,
-		Status: func(state, msg string) {
-			s.notify(ctx, "wisp/status", statusParams{State: state, Message: msg})
-		},
+		Status: func(state, msg string) { s.setStatus(ctx, state, msg) },
 	}
 	if w := s.currentIndexes(); w != nil {
 		opts.Workspace = w // never a nil *workspaceIndexes in the interface

@@ -83,6 +83,9 @@ type Server struct {
 	edits *editTracker
 	// said remembers messages already shown, so each is shown once.
 	said map[string]bool
+
+	// status is the last wisp/status sent; it has its own lock.
+	status statusLine
 }
 
 // clientFeatures is what the client said it supports, reduced to the

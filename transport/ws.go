@@ -71,10 +71,8 @@ type WSModel struct {
 	mu        sync.Mutex
 	cur       *wsConn              // guarded by mu: the connection new requests use; nil if none
 	conns     map[*wsConn]struct{} // guarded by mu: every open connection (cur and retiring ones)
-	dialing   chan struct{}        // guarded by mu: non-nil while a dial runs; closed when it ends
-	failures  int                  // guarded by mu: consecutive failed dials
-	retryAt   time.Time            // guarded by mu: no dial before this after failures
-	lastErr   error                // guarded by mu: the last dial failure
+	dialing   *dialAttempt         // guarded by mu: the dial in progress; nil if none
+	gate      redialGate           // guarded by mu: paces dials after failures
 	warm      bool                 // guarded by mu: Warm was called; keep a connection open
 	redialing bool                 // guarded by mu: the redialler is running
 	closed    bool                 // guarded by mu

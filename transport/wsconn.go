@@ -28,6 +28,7 @@ type wsConn struct {
 	err  *Error        // why the connection ended; read only after dead is closed
 
 	quitOnce sync.Once
+	health   health // health checks after a stalled generation (wshealth.go)
 
 	mu       sync.Mutex
 	lanes    map[string]*lane // guarded by mu: requests in flight, by stream_id
@@ -209,6 +210,7 @@ func (c *wsConn) readLoop() {
 	readTimeout := 2*c.pingEvery + writeTimeout
 	c.ws.SetReadLimit(maxFrame)
 	c.ws.SetPongHandler(func(string) error {
+		c.health.pong()
 		return c.ws.SetReadDeadline(time.Now().Add(readTimeout))
 	})
 	var buf bytes.Buffer

@@ -14,8 +14,63 @@ import (
 	"go.uber.org/zap"
 )
 
+// requestStep caps how long a user's request is kept from dialling after
+// a failed dial: however long the outage, a request a second after the
+// last attempt tries again. The background redialler keeps the full
+// exponential backoff.
+const requestStep = time.Second
+
+// redialGate paces dials after failures: backoff bounds how often wisp
+// dials, never whether a user's request may try at all. The zero value
+// lets every dial through. WSModel.mu guards it.
+type redialGate struct {
+	failures int           // consecutive failed dials
+	failedAt time.Time     // when the last one failed
+	step     time.Duration // the jittered backoff drawn at that failure
+	err      error         // the last failure; nil after a success
+}
+
+// failed records a failed dial at now.
+func (g *redialGate) failed(now time.Time, err error) {
+	g.failures++
+	g.failedAt, g.step, g.err = now, backoff(g.failures), err
+}
+
+// succeeded clears the failures.
+func (g *redialGate) succeeded() { *g = redialGate{} }
+
+// backgroundAt is when the background redialler may dial next.
+func (g *redialGate) backgroundAt() time.Time {
+	if g.failures == 0 {
+		return time.Time{}
+	}
+	return g.failedAt.Add(g.step)
+}
+
+// requestAt is when a user's request may dial next: the backoff step, but
+// never more than requestStep after the last failure.
+func (g *redialGate) requestAt() time.Time {
+	if g.failures == 0 {
+		return time.Time{}
+	}
+	return g.failedAt.Add(min(g.step, requestStep))
+}
+
+// dialAttempt is one dial in progress; the requests that wait for it
+// share its outcome.
+type dialAttempt struct {
+	done chan struct{} // closed when the dial ended
+	conn *wsConn       // set before done is closed on success
+	err  error         // set before done is closed; nil on success
+}
+
 // conn returns a connection that takes new requests, dialling when there
-// is none. Only one dial runs at a time; the others wait for it.
+// is none. Only one dial runs at a time; the others wait for it and share
+// its outcome. The dial itself runs until it ends (bounded by the
+// handshake timeout) even when ctx ends first, so a connection that a
+// cancelled keystroke started serves the next one. After a failed dial a
+// request within the gate's step fails at once (the caller answers
+// empty), and the first request after it dials.
 func (m *WSModel) conn(ctx context.Context) (*wsConn, error) {
 	for {
 		m.mu.Lock()
@@ -31,54 +86,62 @@ func (m *WSModel) conn(ctx context.Context) (*wsConn, error) {
 			m.cur = nil
 			c.retire() // closes once its requests finish
 		}
-		if ch := m.dialing; ch != nil {
-			m.mu.Unlock()
-			select {
-			case <-ch:
-				continue
-			case <-ctx.Done():
-				return nil, cancelled(ctx)
+		a := m.dialing
+		if a == nil {
+			if wait := time.Until(m.gate.requestAt()); wait > 0 {
+				err := m.gate.err
+				m.mu.Unlock()
+				return nil, fmt.Errorf("reconnecting in %s: %w", wait.Round(time.Millisecond), err)
 			}
+			a = &dialAttempt{done: make(chan struct{})}
+			m.dialing = a
+			m.wg.Add(1)
+			go m.dialFor(a)
 		}
-		if wait := time.Until(m.retryAt); wait > 0 && m.lastErr != nil {
-			err := m.lastErr
-			m.mu.Unlock()
-			return nil, fmt.Errorf("not reconnecting for another %s: %w", wait.Round(time.Millisecond), err)
-		}
-		ch := make(chan struct{})
-		m.dialing = ch
 		m.mu.Unlock()
-
-		ws, err := m.dial(ctx)
-
-		m.mu.Lock()
-		m.dialing = nil
-		close(ch)
-		if err != nil {
-			if !IsCancelled(err) {
-				m.failures++
-				m.retryAt = time.Now().Add(backoff(m.failures))
-				m.lastErr = err
-			}
-			m.mu.Unlock()
-			return nil, err
+		select {
+		case <-a.done:
+			// The new connection is this request's even if it is no
+			// longer fresh: a request never loops on dials.
+			return a.conn, a.err
+		case <-ctx.Done():
+			return nil, cancelled(ctx)
 		}
-		if m.closed {
-			m.mu.Unlock()
-			_ = ws.Close()
-			return nil, m.ep.unavailable("model closed", nil)
-		}
-		m.failures, m.lastErr = 0, nil
-		c := newWSConn(ws, m.ep, m.log, m.maxAge, m.pingEvery)
-		m.cur = c
-		m.conns[c] = struct{}{}
-		m.wg.Add(2)
-		go func() { defer m.wg.Done(); c.writeLoop() }()
-		go func() { defer m.wg.Done(); c.readLoop(); m.dropped(c) }()
-		m.mu.Unlock()
-		m.log.Debug("model websocket open", zap.String("host", m.ep.host))
-		return c, nil
 	}
+}
+
+// dialFor runs attempt a: it dials, installs the connection as current,
+// and records the outcome for the gate.
+func (m *WSModel) dialFor(a *dialAttempt) {
+	defer m.wg.Done()
+	defer close(a.done)
+	ws, err := m.dial(m.life)
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.dialing = nil
+	switch {
+	case err != nil && m.closed:
+		a.err = m.ep.unavailable("model closed", nil)
+		return
+	case err != nil:
+		m.gate.failed(time.Now(), err)
+		a.err = err
+		return
+	}
+	if m.closed {
+		_ = ws.Close()
+		a.err = m.ep.unavailable("model closed", nil)
+		return
+	}
+	m.gate.succeeded()
+	c := newWSConn(ws, m.ep, m.log, m.maxAge, m.pingEvery)
+	m.cur, a.conn = c, c
+	m.conns[c] = struct{}{}
+	m.wg.Add(2)
+	go func() { defer m.wg.Done(); c.writeLoop() }()
+	go func() { defer m.wg.Done(); c.readLoop(); m.dropped(c) }()
+	m.log.Debug("model websocket open", zap.String("host", m.ep.host))
 }
 
 // dial opens a WebSocket, turning a refused handshake into a typed error.
@@ -137,7 +200,7 @@ func (m *WSModel) redial() {
 			return
 		}
 		m.mu.Lock()
-		wait := time.Until(m.retryAt)
+		wait := time.Until(m.gate.backgroundAt())
 		m.mu.Unlock()
 		t := time.NewTimer(max(wait, time.Millisecond))
 		select {

@@ -23,7 +23,7 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	ttft := fs.Duration("ttft", 0, "time to first token")
 	rate := fs.Float64("rate", 0, "tokens per second after the first (0: as fast as possible)")
 	delay := fs.Duration("delay", 0, "added one-way network delay per frame and per new connection")
-	fault := fs.String("fault", "", "inject a fault: drop, stall, 429 or malformed, optionally @N for the Nth request only")
+	fault := fs.String("fault", "", "inject a fault: drop, stall, 429, malformed or mixed (each in turn), optionally @N for the Nth request only or %N for every Nth")
 	maxAge := fs.Duration("max-conn-age", 0, "close WebSockets older than this, as the real service does at 60 minutes")
 	workspace := fs.String("workspace", "", "index this folder for the local engine's replies")
 	if err := fs.Parse(args); err != nil {

@@ -25,7 +25,13 @@ const (
 	// FaultMalformed sends one frame that is not valid JSON after a few
 	// tokens, then carries on.
 	FaultMalformed FaultKind = "malformed"
+	// FaultMixed takes the other faults in turn: drop, stall, 429,
+	// malformed, drop, … (one per faulted request).
+	FaultMixed FaultKind = "mixed"
 )
+
+// mixedTurns is the order FaultMixed takes the faults in.
+var mixedTurns = [...]FaultKind{FaultDrop, FaultStall, Fault429, FaultMalformed}
 
 // defaultFaultAfter is how many tokens are sent before a mid-stream fault.
 const defaultFaultAfter = 3
@@ -40,43 +46,73 @@ type Fault struct {
 	// After is how many tokens are sent before a mid-stream fault fires;
 	// 0 means 3. A reply shorter than that faults before its end.
 	After int
+	// Every, when positive and Nth is 0, picks every Every-th request
+	// (Every, 2·Every, …) instead of every request.
+	Every int
 }
 
-// ParseFault parses "KIND" or "KIND@N" (the Nth request only), where KIND
-// is drop, stall, 429 or malformed. The empty string is NoFault.
+// ParseFault parses "KIND", "KIND@N" (the Nth request only) or "KIND%N"
+// (every Nth request), where KIND is drop, stall, 429, malformed or mixed.
+// The empty string is NoFault.
 func ParseFault(s string) (Fault, error) {
 	if s == "" {
 		return Fault{}, nil
 	}
-	kind, nth, hasNth := strings.Cut(s, "@")
+	kind, n, sep := s, "", ""
+	for _, c := range []string{"@", "%"} {
+		if k, v, ok := strings.Cut(s, c); ok {
+			kind, n, sep = k, v, c
+			break
+		}
+	}
 	f := Fault{Kind: FaultKind(kind)}
 	switch f.Kind {
-	case FaultDrop, FaultStall, Fault429, FaultMalformed:
+	case FaultDrop, FaultStall, Fault429, FaultMalformed, FaultMixed:
 	default:
-		return Fault{}, fmt.Errorf("fault %q: kind must be drop, stall, 429 or malformed", s)
+		return Fault{}, fmt.Errorf("fault %q: kind must be drop, stall, 429, malformed or mixed", s)
 	}
-	if hasNth {
-		n, err := strconv.Atoi(nth)
-		if err != nil || n < 1 {
+	if sep != "" {
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 1 {
 			return Fault{}, fmt.Errorf("fault %q: request number must be a positive integer", s)
 		}
-		f.Nth = n
+		if sep == "@" {
+			f.Nth = v
+		} else {
+			f.Every = v
+		}
 	}
 	return f, nil
 }
 
 // String formats f as ParseFault reads it.
 func (f Fault) String() string {
-	if f.Nth > 0 {
+	switch {
+	case f.Nth > 0:
 		return fmt.Sprintf("%s@%d", f.Kind, f.Nth)
+	case f.Every > 0:
+		return fmt.Sprintf("%s%%%d", f.Kind, f.Every)
 	}
 	return string(f.Kind)
 }
 
 // forRequest returns the fault that request number n (1-based) gets.
 func (f Fault) forRequest(n int64) FaultKind {
-	if f.Nth != 0 && int64(f.Nth) != n {
-		return NoFault
+	turn := n // how many requests so far were picked, this one included
+	switch {
+	case f.Nth != 0:
+		if int64(f.Nth) != n {
+			return NoFault
+		}
+		turn = 1
+	case f.Every > 0:
+		if n%int64(f.Every) != 0 {
+			return NoFault
+		}
+		turn = n / int64(f.Every)
+	}
+	if f.Kind == FaultMixed {
+		return mixedTurns[(turn-1)%int64(len(mixedTurns))]
 	}
 	return f.Kind
 }

@@ -15,6 +15,8 @@ func TestParseFault(t *testing.T) {
 		"429@2":       {Kind: Fault429, Nth: 2},
 		"malformed@1": {Kind: FaultMalformed, Nth: 1},
 		"stall":       {Kind: FaultStall},
+		"mixed%300":   {Kind: FaultMixed, Every: 300},
+		"429%2":       {Kind: Fault429, Every: 2},
 	} {
 		got, err := ParseFault(in)
 		if err != nil || got != want {
@@ -24,10 +26,28 @@ func TestParseFault(t *testing.T) {
 			t.Errorf("String() = %q, want %q", got.String(), in)
 		}
 	}
-	for _, bad := range []string{"explode", "drop@0", "drop@x", "429@"} {
+	for _, bad := range []string{"explode", "drop@0", "drop@x", "429@", "drop%0", "mixed%"} {
 		if _, err := ParseFault(bad); err == nil {
 			t.Errorf("ParseFault(%q) succeeded", bad)
 		}
+	}
+}
+
+// Every picks every Every-th request; mixed takes the faults in turn.
+func TestFaultEveryAndMixed(t *testing.T) {
+	f := Fault{Kind: FaultMixed, Every: 3}
+	var got []FaultKind
+	for n := int64(1); n <= 15; n++ {
+		got = append(got, f.forRequest(n))
+	}
+	want := []FaultKind{"", "", FaultDrop, "", "", FaultStall, "", "", Fault429, "", "", FaultMalformed, "", "", FaultDrop}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("requests 1..15 get %q, want %q", got, want)
+		}
+	}
+	if k := (Fault{Kind: FaultStall, Nth: 4}).forRequest(4); k != FaultStall {
+		t.Fatalf("Nth: %q", k)
 	}
 }
 

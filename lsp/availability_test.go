@@ -1,0 +1,288 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/transport"
+	"github.com/wisp-lsp/wisp/transport/modelserver"
+)
+
+// Tests of a model that fails, stalls or goes away: every completion
+// request answers (empty while the model is unavailable, never an LSP
+// error), a failure is never replayed, and wisp/status tells each change
+// once.
+
+// serveModelAt runs a loopback model server on addr ("127.0.0.1:0" for any
+// port) until the test ends or it is closed.
+func serveModelAt(t *testing.T, addr string, opts modelserver.Options) (*modelserver.Server, string) {
+	t.Helper()
+	ms := modelserver.New(opts)
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ms.Serve(l)
+	t.Cleanup(ms.Close)
+	return ms, l.Addr().String()
+}
+
+// wsModel opens the openai-ws provider to the model server at addr, as
+// the server's configuration would.
+func wsModel(t *testing.T, addr string) transport.Model {
+	t.Helper()
+	m, err := transport.Open(config.Model{Provider: "openai-ws", Endpoint: "ws://" + addr + "/v1/responses", Model: "test"},
+		func(string) string { return "" }, zap.NewNop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+// inlineUntil re-invokes inline completion at one cursor, as a user
+// pressing the trigger key again would, until it answers text or ten
+// seconds pass. Every answer must be a result, never an LSP error.
+func (e *fakeEditor) inlineUntil(uri string, line, char int) string {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		got, err := e.inline(context.Background(), uri, line, char)
+		if err != nil {
+			e.t.Fatalf("re-invoking at %d:%d: %v; want a result, not an error", line, char, err)
+		}
+		if got != "" {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	e.t.Fatalf("re-invoking at %d:%d never answered text", line, char)
+	return ""
+}
+
+// statuses returns the wisp/status notifications received so far.
+func (e *fakeEditor) statuses() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, n := range e.notifications {
+		if n.method != "wisp/status" {
+			continue
+		}
+		var p struct{ State, Message string }
+		_ = json.Unmarshal(n.params, &p)
+		out = append(out, p.State+": "+p.Message)
+	}
+	return out
+}
+
+// After a model error, asking again at the same cursor asks the model
+// again (after Retry-After, for a rate limit) instead of replaying the
+// error; the failed request itself answers an empty list.
+func TestReinvokeAfterModelErrorReachesModel(t *testing.T) {
+	for _, fault := range []modelserver.FaultKind{modelserver.Fault429, modelserver.FaultDrop} {
+		t.Run(string(fault), func(t *testing.T) {
+			ms, model := loopbackModel(t, modelserver.Options{Fault: modelserver.Fault{Kind: fault, Nth: 1, After: 1}},
+				modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b"})
+			e := startServer(t, model, config.Default())
+			e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+			uri := "file:///tmp/add.go"
+			e.open(uri, "go", addGo)
+
+			got, err := e.inline(context.Background(), uri, 3, 1)
+			if err != nil || got != "" {
+				t.Fatalf("request that met a %s: %q, %v; want an empty list, no error", fault, got, err)
+			}
+			if got := e.inlineUntil(uri, 3, 1); got != "return a + b" {
+				t.Fatalf("re-invoked: %q", got)
+			}
+			// The failed request and the one that succeeded; none between
+			// (a rate limit's Retry-After holds them back).
+			if n := ms.Stats().Requests; n != 2 {
+				t.Fatalf("model requests = %d, want 2", n)
+			}
+		})
+	}
+}
+
+// A model server that restarts (same address, new process) is reached by
+// the next request at the cursor whose request failed while it was down.
+func TestReinvokeAfterModelServerRestart(t *testing.T) {
+	reply := modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b"}
+	first, addr := serveModelAt(t, "127.0.0.1:0", modelserver.Options{Script: &modelserver.Script{Replies: []modelserver.Reply{reply}}})
+	e := startServer(t, wsModel(t, addr), config.Default())
+	e.initialize("initialize-nvim-0.12.4.json", nil)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", addGo)
+	if got, err := e.inline(context.Background(), uri, 3, 1); err != nil || got != "return a + b" {
+		t.Fatalf("before the restart: %q, %v", got, err)
+	}
+
+	first.Close()
+	// A keystroke the cached suggestion does not match; the model is down.
+	e.change(uri, 2, 3, 1, 3, 1, "x")
+	if got, err := e.inline(context.Background(), uri, 3, 2); err != nil || got != "" {
+		t.Fatalf("model down: %q, %v; want an empty list, no error", got, err)
+	}
+	second, _ := serveModelAt(t, addr, modelserver.Options{Script: &modelserver.Script{Replies: []modelserver.Reply{
+		{PrefixEndsWith: "int {\n\tx", Text: " := a + b"}}}})
+	t.Cleanup(func() { t.Logf("DEBUG second stats %+v first %+v", second.Stats(), first.Stats()) })
+	if got := e.inlineUntil(uri, 3, 2); got != " := a + b" {
+		t.Fatalf("after the restart: %q", got)
+	}
+	if n := second.Stats().Requests; n != 1 {
+		t.Fatalf("restarted model server saw %d requests, want 1", n)
+	}
+}
+
+// A model that stalls — before its first token or mid-stream — ends the
+// request with an empty list at the configured deadline, and the
+// generation is cancelled at the model. The next request is served.
+func TestStalledModelEndsRequestAtDeadline(t *testing.T) {
+	stall := modelserver.Options{Fault: modelserver.Fault{Kind: modelserver.FaultStall, Nth: 1, After: 2}}
+	cases := []struct {
+		name, provider string
+		opts           modelserver.Options
+	}{
+		{"websocket mid-stream", "openai-ws", stall},
+		{"websocket before the first token", "openai-ws", modelserver.Options{TTFT: time.Hour}},
+		{"sse mid-stream", "openai", stall},
+		{"sse before the first token", "openai", modelserver.Options{TTFT: time.Hour}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.opts.Script = &modelserver.Script{Replies: []modelserver.Reply{{PrefixEndsWith: "int {\n\t", Text: "return a + b // and more"}}}
+			ms, addr := serveModelAt(t, "127.0.0.1:0", c.opts)
+			endpoint := "ws://" + addr + "/v1/responses"
+			if c.provider == "openai" {
+				endpoint = "http://" + addr + "/v1"
+			}
+			model, err := transport.Open(config.Model{Provider: c.provider, Endpoint: endpoint, Model: "test"},
+				func(string) string { return "" }, zap.NewNop())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { model.Close() })
+			cfg := config.Default()
+			// Short deadlines, so the test does not wait out the defaults;
+			// nothing here depends on how long the wait takes.
+			cfg.Completion.FirstTokenTimeout = 300 * time.Millisecond
+			cfg.Completion.IdleTimeout = 300 * time.Millisecond
+			e := startServer(t, model, cfg)
+			e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+			uri := "file:///tmp/add.go"
+			e.open(uri, "go", addGo)
+
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			got, err := e.inline(ctx, uri, 3, 1)
+			if err != nil || got != "" {
+				t.Fatalf("stalled model: %q, %v; want an empty list, no error", got, err)
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for ms.Stats().Cancels == 0 && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if n := ms.Stats().Cancels; n != 1 {
+				t.Fatalf("model saw %d cancels, want the stalled generation cancelled", n)
+			}
+			e.waitFor("wisp/status", func(p json.RawMessage) bool { return strings.Contains(string(p), "no ") })
+			if c.opts.TTFT == 0 {
+				if got := e.inlineUntil(uri, 3, 1); got != "return a + b // and more" {
+					t.Fatalf("after the stall: %q", got)
+				}
+			}
+		})
+	}
+}
+
+// While the model is down, every keystroke's request answers an empty
+// list (no LSP error), and wisp/status says so once; when the model comes
+// back the next requests reach it and wisp/status says so once.
+func TestModelDownThenBackStatusOncePerChange(t *testing.T) {
+	// An address with nothing listening: the model is down.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+
+	e := startServer(t, wsModel(t, addr), config.Default())
+	e.initialize("initialize-nvim-0.12.4.json", nil)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", addGo)
+	version, col := 1, 1
+	key := func(ch string) string {
+		t.Helper()
+		version++
+		e.change(uri, version, 3, col, 3, col, ch)
+		col++
+		got, err := e.inline(context.Background(), uri, 3, col)
+		if err != nil {
+			t.Fatalf("keystroke %d: %v; want a result, not an error", version-1, err)
+		}
+		return got
+	}
+	for _, ch := range strings.Repeat("x", 30) {
+		if got := key(string(ch)); got != "" {
+			t.Fatalf("model down, yet a suggestion %q", got)
+		}
+	}
+	e.waitFor("wisp/status", func(json.RawMessage) bool { return true })
+	if st := e.statuses(); len(st) != 1 || !strings.HasPrefix(st[0], "error: model unavailable") {
+		t.Fatalf("statuses over 30 keystrokes with the model down: %q; want one error", st)
+	}
+
+	ms, _ := serveModelAt(t, addr, modelserver.Options{Backend: modelserver.TextBackend(" := 1")})
+	deadline := time.Now().Add(10 * time.Second)
+	for key("x") == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("no suggestion after the model came back")
+		}
+	}
+	for range 10 {
+		key("x")
+	}
+	e.waitFor("wisp/status", func(p json.RawMessage) bool { return strings.Contains(string(p), "idle") })
+	if st := e.statuses(); len(st) != 2 || st[1] != "idle: model ready" {
+		t.Fatalf("statuses: %q; want the outage once and the recovery once", st)
+	}
+	if ms.Stats().Requests == 0 {
+		t.Fatal("the model server saw no request")
+	}
+}
+
+// A model that cannot be used at all (misconfigured) answers every
+// keystroke with an empty list, and says why once.
+func TestMisconfiguredModelAnswersEmptyAndSaysOnce(t *testing.T) {
+	e := startServer(t, transport.Unavailable(errors.New("model endpoint needs an API key")), config.Default())
+	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", addGo)
+	for i := range 20 {
+		e.change(uri, i+2, 3, 1+i, 3, 1+i, "x")
+		if got, err := e.inline(context.Background(), uri, 3, 2+i); err != nil || got != "" {
+			t.Fatalf("keystroke %d: %q, %v; want an empty list, no error", i+1, got, err)
+		}
+		var list struct {
+			Items []any `json:"items"`
+		}
+		params := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 3, "character": 2 + i}}
+		if err := e.call("textDocument/completion", params, &list); err != nil || len(list.Items) != 0 {
+			t.Fatalf("keystroke %d: completion %+v, %v; want an empty list, no error", i+1, list, err)
+		}
+	}
+	e.waitFor("wisp/status", func(json.RawMessage) bool { return true })
+	if st := e.statuses(); len(st) != 1 || !strings.Contains(st[0], "needs an API key") {
+		t.Fatalf("statuses: %q; want the reason once", st)
+	}
+}
