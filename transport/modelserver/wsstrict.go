@@ -10,8 +10,9 @@ import (
 // mode (Options.Strict) follows:
 //
 //   - No cancel event: a response.cancel is an unknown event type, answered
-//     with an error event carrying its stream_id; the response it named
-//     keeps generating to its end.
+//     with an error event that names no stream (the service does not know
+//     the event, so it cannot know what it was about); the response it
+//     named keeps generating to its end.
 //   - At most 16 responses in flight on a connection; a response.create
 //     beyond that is refused with websocket_stream_limit_reached.
 //   - At most 32 stream_ids used on a connection over its life; a
@@ -104,7 +105,7 @@ func (c *wsConn) ignoreCancel(id, streamID string) {
 		l.cancelled.Store(true) // asked, not done: counts the tokens it goes on making
 	}
 	c.s.counts.cancelsIgnored.Add(1)
-	c.write(errorEvent{Type: "error", StreamID: streamID, Status: http.StatusBadRequest, Error: apiError{
+	c.write(errorEvent{Type: "error", Status: http.StatusBadRequest, Error: apiError{
 		Type: "invalid_request_error", Code: codeUnknownType,
 		Message: `unknown event type "response.cancel"`,
 	}})
