@@ -287,3 +287,48 @@ func TestWSClientConnectionAgeResendsWhatHadNoOutput(t *testing.T) {
 		})
 	}
 }
+
+// endlessTokens yields "tok " until told to stop.
+type endlessTokens struct{}
+
+func (endlessTokens) Generate(ctx context.Context, _ modelserver.Query, yield func(string) bool) error {
+	for yield("tok ") {
+	}
+	return nil
+}
+
+// BenchmarkWSStaleTokens measures what a keystroke's "cancel" costs at the
+// model: each op starts a generation (max_output_tokens tokens at 500
+// tokens/s) and abandons it at its first token, as typing past a
+// suggestion does. wasted-tokens/op is what the model sent that the
+// client never used: near zero where cancel is honoured, the rest of
+// max_output_tokens under strict mode, where the service has no cancel.
+// ns/op includes waiting for a free slot: under strict mode stale
+// responses hold the connection's 16 until they run out.
+func BenchmarkWSStaleTokens(b *testing.B) {
+	for _, mode := range modes {
+		for _, maxTokens := range []int{32, 128} {
+			b.Run(fmt.Sprintf("%s/max_output_tokens=%d", mode.name, maxTokens), func(b *testing.B) {
+				ms, m := serve(b, modelserver.Options{Backend: endlessTokens{}, Strict: mode.strict, Rate: 500})
+				if err := m.Warm(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				used := 0
+				b.ResetTimer()
+				for range b.N {
+					ctx, cancel := context.WithCancel(context.Background())
+					_, err := m.Generate(ctx, transport.Request{Prefix: "x", MaxTokens: maxTokens}, func(string) { used++; cancel() })
+					cancel()
+					if err != nil && !transport.IsCancelled(err) {
+						b.Fatal(err)
+					}
+				}
+				b.StopTimer()
+				m.Close()
+				ms.Close() // waits for the stale responses to end, so the counts are final
+				st := ms.Stats()
+				b.ReportMetric(float64(st.Tokens-int64(used))/float64(b.N), "wasted-tokens/op")
+			})
+		}
+	}
+}
