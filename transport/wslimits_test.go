@@ -169,8 +169,11 @@ func TestWSRefusalsEndInAnError(t *testing.T) {
 	})
 	m := newTestWS(t, ts)
 	_, err := m.Generate(context.Background(), Request{}, nil)
-	if err == nil || KindOf(err) != KindBadRequest {
-		t.Fatalf("err = %v (kind %v), want the refusal reported once resending gave up", err, KindOf(err))
+	if err == nil || KindOf(err) != KindUnavailable {
+		t.Fatalf("err = %v (kind %v), want the endpoint reported unavailable once resending gave up", err, KindOf(err))
+	}
+	if n := ts.upgrades.Load(); n != 2 {
+		t.Errorf("%d upgrades, want 2: a connection that keeps refusing is replaced once", n)
 	}
 }
 
