@@ -205,3 +205,57 @@ func TestWSUnknownEventsFailNothing(t *testing.T) {
 		t.Errorf("%d upgrades, want 1", n)
 	}
 }
+
+// TestWSAbandonedStreamIsNotReusedBeforeItsEnd: an abandoned response runs
+// on at the service, so its stream_id stays taken until its terminal
+// event, whatever error events arrive for it meanwhile.
+func TestWSAbandonedStreamIsNotReusedBeforeItsEnd(t *testing.T) {
+	creates := make(chan wsClientMsg, 4)
+	ts := newTestWSServer(t, func(s *wsSession, _ int) {
+		a, _ := s.next()
+		s.created(a.StreamID)
+		s.delta(a.StreamID, "stale")
+		s.next() // the cancel: answered with an error that is not about cancelling; the response goes on
+		s.send(errorEventFrame(a.StreamID, "server_error", "something went wrong"))
+		marker, _ := s.next() // a request whose end tells the test the error was read
+		s.created(marker.StreamID)
+		s.completed(marker.StreamID, "", 0)
+		var pair []wsClientMsg
+		for len(pair) < 2 { // two at once: every free stream_id is taken
+			m, ok := s.next()
+			if !ok {
+				return
+			}
+			creates <- m
+			pair = append(pair, m)
+		}
+		for _, m := range pair {
+			s.created(m.StreamID)
+			s.completed(m.StreamID, "", 0)
+		}
+		s.completed(a.StreamID, "stale", 1)
+		s.next()
+	})
+	m := newTestWS(t, ts)
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := m.Generate(ctx, Request{}, func(string) { cancel() }); !IsCancelled(err) {
+		t.Fatalf("cancelled request: %v", err)
+	}
+	if _, err := m.Generate(context.Background(), Request{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if _, err := m.Generate(context.Background(), Request{}, nil); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	for range 2 {
+		if c := recv(t, creates); c.StreamID == "wisp-1" {
+			t.Errorf("a request reused the abandoned response's stream_id %q while it still runs", c.StreamID)
+		}
+	}
+	wg.Wait()
+}
