@@ -251,8 +251,10 @@ func TestWSClientConnectionAgeResendsWhatHadNoOutput(t *testing.T) {
 			clock := &gateClock{age: time.Hour, fire: make(chan struct{})}
 			ms, m := serve(t, modelserver.Options{Backend: h, Strict: mode.strict, MaxConnAge: time.Hour, Clock: clock})
 			streaming := make(chan error, 1)
+			output := make(chan string, 4)
 			go func() {
-				res, err := m.Generate(context.Background(), transport.Request{Prefix: "hold streaming"}, nil)
+				res, err := m.Generate(context.Background(), transport.Request{Prefix: "hold streaming"},
+					func(d string) { output <- d })
 				if err == nil {
 					err = fmt.Errorf("the request that had output succeeded with %q", res.Text)
 				} else if transport.KindOf(err) != transport.KindUnavailable || res.Text != "tok " {
@@ -263,6 +265,7 @@ func TestWSClientConnectionAgeResendsWhatHadNoOutput(t *testing.T) {
 				streaming <- err
 			}()
 			wait(t, h.started)
+			wait(t, output) // the client has had output from this one
 			quiet := make(chan error, 1)
 			go func() {
 				res, err := m.Generate(context.Background(), transport.Request{Prefix: "wait"}, nil)
