@@ -20,8 +20,10 @@ func BenchmarkWSRelayDelta(b *testing.B) {
 	for _, stops := range [][]string{nil, {"\n\n", "</end>"}} {
 		b.Run(fmt.Sprintf("stops=%d", len(stops)), func(b *testing.B) {
 			c := newWSConn(nil, endpoint{host: "bench"}, zap.NewNop(), time.Hour, time.Hour)
-			l := newLane("wisp-1", newSink(Request{Stop: stops}, func(string) {}))
-			c.lanes[l.id] = l
+			l := newLane(newSink(Request{Stop: stops}, func(string) {}))
+			if ok, _ := c.add(l); !ok || l.id != "wisp-1" {
+				b.Fatalf("lane %q not added", l.id)
+			}
 			frame, _ := json.Marshal(map[string]any{"type": "response.output_text.delta", "stream_id": "wisp-1",
 				"item_id": "msg_0123456789", "output_index": 0, "content_index": 0, "sequence_number": 42, "delta": " token"})
 			b.ReportAllocs()

@@ -136,7 +136,7 @@ func (ep endpoint) statusError(status int, code, msg string, h http.Header) *Err
 			e.Message += ", retry after " + e.RetryAfter.String()
 		}
 		e.Message += detail
-	case status >= 500 || code == "server_error" || code == "websocket_connection_limit_reached":
+	case status >= 500 || code == "server_error" || code == codeConnLimit || code == codeStreamLimit:
 		e.Kind = KindUnavailable
 		e.Message = fmt.Sprintf("model endpoint %s failed (%d)%s", ep.host, status, detail)
 	default:

@@ -3,11 +3,10 @@ package transport
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -62,7 +61,6 @@ type WSModel struct {
 	pingEvery time.Duration
 	log       *zap.Logger // never nil
 	dialer    websocket.Dialer
-	nextID    atomic.Uint64
 
 	life context.Context    // done at Close
 	stop context.CancelFunc // ends life
@@ -158,8 +156,9 @@ func (m *WSModel) Close() error {
 
 // Generate sends one response.create on the shared connection and relays
 // its deltas. A request that fails with KindUnavailable before any text
-// arrived (a stale or retiring connection) is sent once more on a fresh
-// connection.
+// arrived (a stale, retiring or aged-out connection) is sent once more on
+// a fresh connection; one the endpoint refused for its limits is sent
+// again, up to wsMaxResends times, once the connection has room.
 func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
 	instructions, input := RenderChat(req)
 	create := wsCreate{Type: "response.create", Model: m.model, Instructions: instructions,
@@ -168,9 +167,18 @@ func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string
 		create.MaxOutputTokens = m.maxTokens
 	}
 	s := newSink(req, onDelta)
-	for attempt := 0; ; attempt++ {
+	redialled, resends := false, 0
+	for {
 		res, err := m.generateOnce(ctx, s, create)
-		if err != nil && attempt == 0 && KindOf(err) == KindUnavailable && s.ttft == 0 && ctx.Err() == nil {
+		var refused *refusedError
+		switch {
+		case err == nil || ctx.Err() != nil || s.ttft != 0:
+		case errors.As(err, &refused) && resends < wsMaxResends:
+			resends++
+			m.log.Debug("endpoint refused the request; sending it again", zap.Error(err))
+			continue
+		case KindOf(err) == KindUnavailable && !redialled:
+			redialled = true
 			m.log.Debug("retrying on a fresh connection", zap.Error(err))
 			s.restart()
 			continue
@@ -179,24 +187,24 @@ func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string
 	}
 }
 
+// wsMaxResends bounds how often one request is sent again after the
+// endpoint refused it for its limits.
+const wsMaxResends = 3
+
 func (m *WSModel) generateOnce(ctx context.Context, s *sink, create wsCreate) (Result, error) {
-	create.StreamID = "wisp-" + strconv.FormatUint(m.nextID.Add(1), 10)
+	l := newLane(s)
+	c, err := m.place(ctx, l)
+	if err != nil {
+		return Result{}, err
+	}
+	create.StreamID = l.id
 	frame, err := json.Marshal(create)
 	if err != nil {
+		c.release(l)
 		return Result{}, fmt.Errorf("encode response.create: %w", err)
 	}
-	l := newLane(create.StreamID, s)
-	var c *wsConn
-	for {
-		if c, err = m.conn(ctx); err != nil {
-			return Result{}, err
-		}
-		if c.add(l) {
-			break
-		}
-	}
 	if err := c.send(frame); err != nil {
-		c.remove(l)
+		c.release(l)
 		return Result{}, err
 	}
 	select {
@@ -207,5 +215,28 @@ func (m *WSModel) generateOnce(ctx context.Context, s *sink, create wsCreate) (R
 			return res, err
 		}
 		return s.partial("cancelled"), cancelled(ctx)
+	}
+}
+
+// place puts a lane on a connection that takes new requests, waiting while
+// the connection has as many responses in flight as the endpoint allows.
+func (m *WSModel) place(ctx context.Context, l *lane) (*wsConn, error) {
+	for {
+		c, err := m.conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ok, room := c.add(l)
+		if ok {
+			return c, nil
+		}
+		if room == nil {
+			continue // retiring: conn picks or dials another
+		}
+		select {
+		case <-room:
+		case <-ctx.Done():
+			return nil, cancelled(ctx)
+		}
 	}
 }

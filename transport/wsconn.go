@@ -4,11 +4,29 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
 	"go.uber.org/zap"
+)
+
+// The endpoint's limits per connection (see wswire.go). The client stays
+// within them on its own: it never has more than wsMaxInFlight responses
+// unfinished on a connection, counting those it abandoned until their
+// terminal event, and it names lanes from a pool of wsMaxLanes stream_ids,
+// reusing a name only once its last response has ended.
+const (
+	wsMaxInFlight = 16
+	wsMaxLanes    = 32
+	// wsMaxRefusals is how many stream-limit refusals a connection may
+	// earn before it is retired in favour of a fresh one.
+	wsMaxRefusals = 3
+	// wsStaleLane is how long a connection whose every slot is held by an
+	// abandoned response waits for one of them to end before it is closed.
+	wsStaleLane = time.Minute
 )
 
 // wsConn is one WebSocket to the endpoint, shared by every request in
@@ -29,29 +47,44 @@ type wsConn struct {
 
 	quitOnce sync.Once
 	health   health // health checks after a stalled generation (wshealth.go)
+	// noCancel is set once the endpoint answered a response.cancel with
+	// an error (the real service has none): from then on stale responses
+	// are only superseded, not cancelled.
+	noCancel atomic.Bool
+	sent     atomic.Uint64 // numbers response.create frames, for lane.seq
 
 	mu       sync.Mutex
-	lanes    map[string]*lane // guarded by mu: requests in flight, by stream_id
+	lanes    map[string]*lane // guarded by mu: lanes whose response has not ended (owned or abandoned), by stream_id; at most limit
+	idle     []string         // guarded by mu: stream_ids whose last response has ended, free for reuse
+	named    int              // guarded by mu: stream_ids minted on this connection; at most wsMaxLanes
+	limit    int              // guarded by mu: responses allowed in flight; lowered when the endpoint refuses one
+	refusals int              // guarded by mu: stream-limit refusals so far
+	room     chan struct{}    // guarded by mu: closed, and replaced, whenever a lane is released
 	draining bool             // guarded by mu: takes no new lanes; shuts down when idle
 	closing  bool             // guarded by mu: we are closing it on purpose
 }
 
 // lane is one request's stream on a connection.
 type lane struct {
-	id   string
+	id   string        // the stream_id; set by add, immutable after
+	seq  uint64        // send order on the connection; set before the create is sent
 	done chan struct{} // closed by end
+	// endedAt is when the owner stopped listening (UnixNano), 0 while it
+	// listens. Atomic, so the connection can read it without l.mu.
+	endedAt atomic.Int64
 
 	mu         sync.Mutex // held while delivering, so the owner can end the lane between deltas
 	sink       *sink      // guarded by mu; not touched once finished
 	responseID string     // guarded by mu
+	created    bool       // guarded by mu: response.created arrived
 	finished   bool       // guarded by mu: no more deltas are delivered
 	cancelSent bool       // guarded by mu: response.cancel carried the response id
 	result     Result     // set before done is closed
 	err        error      // set before done is closed
 }
 
-func newLane(id string, s *sink) *lane {
-	return &lane{id: id, sink: s, done: make(chan struct{})}
+func newLane(s *sink) *lane {
+	return &lane{sink: s, done: make(chan struct{})}
 }
 
 // end finishes the lane with a result or an error. l.mu must be held.
@@ -60,6 +93,7 @@ func (l *lane) end(res Result, err error) {
 		return
 	}
 	l.finished = true
+	l.endedAt.Store(time.Now().UnixNano())
 	l.result, l.err = res, err
 	close(l.done)
 }
@@ -71,6 +105,8 @@ func newWSConn(ws *websocket.Conn, ep endpoint, log *zap.Logger, maxAge, pingEve
 		quit:  make(chan struct{}),
 		dead:  make(chan struct{}),
 		lanes: make(map[string]*lane),
+		limit: wsMaxInFlight,
+		room:  make(chan struct{}),
 	}
 }
 
@@ -86,30 +122,90 @@ func (c *wsConn) fresh() bool {
 	return !c.draining && !c.closing && time.Since(c.opened) < c.maxAge
 }
 
-// add registers a lane; false if the connection takes no new requests.
-func (c *wsConn) add(l *lane) bool {
+// add gives l a stream_id on the connection and counts it in flight. It
+// reports false when the connection takes no new requests; then room is
+// nil, or, when the connection is only at its limit, a channel closed once
+// a lane is released: wait on it and try again.
+func (c *wsConn) add(l *lane) (ok bool, room <-chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.draining || c.closing { // age is checked by fresh, before a request picks the connection
-		return false
+		return false, nil
 	}
 	select {
 	case <-c.dead:
-		return false
+		return false, nil
 	default:
 	}
+	if len(c.lanes) >= c.limit {
+		if c.stuck() {
+			c.log.Warn("model endpoint never ended abandoned responses; closing the connection",
+				zap.String("host", c.ep.host), zap.Int("in_flight", len(c.lanes)))
+			c.draining = true
+			go c.shutdown()
+			return false, nil
+		}
+		return false, c.room
+	}
+	switch {
+	case len(c.idle) > 0:
+		l.id = c.idle[len(c.idle)-1]
+		c.idle = c.idle[:len(c.idle)-1]
+	case c.named < wsMaxLanes:
+		c.named++
+		l.id = "wisp-" + strconv.Itoa(c.named)
+	default: // unreachable while limit <= wsMaxLanes: every name in use is in lanes
+		return false, c.room
+	}
+	l.seq = c.sent.Add(1)
 	c.lanes[l.id] = l
-	return true
+	return true, nil
 }
 
-// remove forgets a lane: its later events are dropped as unknown.
-func (c *wsConn) remove(l *lane) {
+// stuck reports whether every lane in flight was abandoned long ago and
+// never ended: a connection in that state would make requests wait
+// forever. c.mu must be held.
+func (c *wsConn) stuck() bool {
+	for _, l := range c.lanes {
+		at := l.endedAt.Load()
+		if at == 0 || time.Since(time.Unix(0, at)) < wsStaleLane {
+			return false
+		}
+	}
+	return len(c.lanes) > 0
+}
+
+// release ends a lane's claim on the connection: its response has ended
+// (or was never created), so its stream_id may carry the next request.
+// Later events on that stream_id belong to whoever takes it next.
+func (c *wsConn) release(l *lane) {
 	c.mu.Lock()
+	if c.lanes[l.id] != l {
+		c.mu.Unlock()
+		return
+	}
 	delete(c.lanes, l.id)
+	c.idle = append(c.idle, l.id)
+	close(c.room)
+	c.room = make(chan struct{})
 	idle := c.draining && len(c.lanes) == 0
 	c.mu.Unlock()
 	if idle {
 		c.shutdown()
+	}
+}
+
+// refused records that the endpoint refused a create for its stream
+// limit: the connection allows one response fewer than were in flight,
+// and after wsMaxRefusals it is retired. c.mu must not be held.
+func (c *wsConn) refused() {
+	c.mu.Lock()
+	c.limit = max(1, min(c.limit, len(c.lanes)-1))
+	c.refusals++
+	retire := c.refusals >= wsMaxRefusals
+	c.mu.Unlock()
+	if retire {
+		c.retire()
 	}
 }
 
@@ -144,8 +240,14 @@ func (c *wsConn) send(frame []byte) error {
 	}
 }
 
-// sendCancel asks the model to stop a lane's response. l.mu must be held.
+// sendCancel asks the model to stop a lane's response, unless the
+// endpoint has shown it has no cancel. The lane stays in flight until its
+// terminal event either way. l.mu must be held.
 func (c *wsConn) sendCancel(l *lane) {
+	if c.noCancel.Load() {
+		l.cancelSent = true
+		return
+	}
 	frame, _ := json.Marshal(wsCancel{Type: "response.cancel", ResponseID: l.responseID, StreamID: l.id})
 	if l.responseID != "" {
 		l.cancelSent = true
@@ -156,8 +258,9 @@ func (c *wsConn) sendCancel(l *lane) {
 }
 
 // abandon ends a lane whose caller went away (context done): the model is
-// told to stop and the lane's later events are dropped. It reports the
-// result if the lane had already finished on its own.
+// told to stop, and the lane's later events are dropped until its
+// response ends. It reports the result if the lane had already finished
+// on its own.
 func (c *wsConn) abandon(l *lane) (Result, error, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -165,10 +268,7 @@ func (c *wsConn) abandon(l *lane) (Result, error, bool) {
 		return l.result, l.err, true
 	}
 	l.end(Result{}, nil)
-	c.sendCancel(l)
-	if l.cancelSent {
-		c.remove(l)
-	} // else keep the lane until response.created brings the id to cancel
+	c.sendCancel(l) // before response.created it goes without an id, and again with one when it arrives
 	return Result{}, nil, false
 }
 
@@ -241,6 +341,8 @@ func (c *wsConn) fail(err error) {
 	lanes := c.lanes
 	c.lanes = map[string]*lane{}
 	c.draining = true
+	close(c.room) // requests waiting for room go elsewhere
+	c.room = make(chan struct{})
 	c.mu.Unlock()
 	what := "connection lost mid-stream"
 	if closing {

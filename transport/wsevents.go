@@ -3,12 +3,13 @@ package transport
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"go.uber.org/zap"
 )
 
 // dispatch handles one server event. It runs on the reader goroutine: the
-// per-token hot path.
+// per-token hot path. Event types it does not know are ignored.
 func (c *wsConn) dispatch(frame []byte) {
 	var ev wsEvent
 	if err := json.Unmarshal(frame, &ev); err != nil {
@@ -18,33 +19,44 @@ func (c *wsConn) dispatch(frame []byte) {
 			return
 		}
 	}
-	if ev.StreamID == "" {
-		c.connEvent(&ev)
+	if ev.Type == evError {
+		c.errorEvent(&ev)
 		return
 	}
-	c.mu.Lock()
-	l := c.lanes[ev.StreamID]
-	c.mu.Unlock()
-	if l != nil {
+	if l := c.lookup(ev.StreamID); l != nil {
 		c.laneEvent(l, &ev)
 	}
 }
 
-// laneEvent applies one event to its lane.
+// lookup returns the lane in flight on a stream_id, or nil.
+func (c *wsConn) lookup(streamID string) *lane {
+	if streamID == "" {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lanes[streamID]
+}
+
+// laneEvent applies one response event to its lane.
 func (c *wsConn) laneEvent(l *lane, ev *wsEvent) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if ev.Type == evCreated && ev.Response != nil && l.responseID == "" {
-		l.responseID = ev.Response.ID
+	if ev.Type == evCreated {
+		l.created = true
+		if ev.Response != nil && l.responseID == "" {
+			l.responseID = ev.Response.ID
+		}
 	}
 	if l.finished {
-		// Cancelled (or stopped) before the model named the response:
-		// cancel it now that we can, and drop the rest of the lane.
+		// Abandoned, or stopped by a stop string: the response may go on
+		// (the service has no cancel) but nobody listens. Cancel it once
+		// it can be named; its stream_id is free again when it ends.
 		if ev.Type == evCreated && !l.cancelSent {
 			c.sendCancel(l)
 		}
-		if l.cancelSent || terminal(ev.Type) {
-			c.remove(l)
+		if terminal(ev.Type) {
+			c.release(l)
 		}
 		return
 	}
@@ -53,13 +65,10 @@ func (c *wsConn) laneEvent(l *lane, ev *wsEvent) {
 		if l.sink.deliver(ev.Delta) {
 			l.end(l.sink.finish("stop", 0), nil)
 			c.sendCancel(l)
-			if l.cancelSent {
-				c.remove(l)
-			}
 		}
 	case evCompleted:
 		l.end(l.sink.finish("stop", outputTokens(ev.Response)), nil)
-		c.remove(l)
+		c.release(l)
 	case evIncomplete:
 		reason := "incomplete"
 		if r := ev.Response; r != nil && r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
@@ -69,56 +78,135 @@ func (c *wsConn) laneEvent(l *lane, ev *wsEvent) {
 			reason = "length"
 		}
 		l.end(l.sink.finish(reason, outputTokens(ev.Response)), nil)
-		c.remove(l)
+		c.release(l)
 	case evFailed:
 		we := &wireError{Code: "server_error", Message: "response failed"}
 		if ev.Response != nil && ev.Response.Error != nil {
 			we = ev.Response.Error
 		}
 		l.end(l.sink.partial("error"), c.ep.statusError(0, we.Code, we.Message, nil))
-		c.remove(l)
-	case evError:
-		l.end(l.sink.partial("error"), c.eventError(ev))
-		c.remove(l)
+		c.release(l)
 	}
 }
 
-// connEvent handles an event that names no stream.
-func (c *wsConn) connEvent(ev *wsEvent) {
-	if ev.Type != evError {
+// errorEvent handles an error event. An error is matched to what it
+// answers and fails nothing else:
+//
+//   - the answer to a response.cancel (the service documents no cancel):
+//     nothing fails, and this connection stops sending cancels;
+//   - websocket_connection_limit_reached: the connection is done; its
+//     requests end with KindUnavailable, and Generate sends those that have
+//     had no output again on a new connection;
+//   - websocket_stream_limit_reached or previous_response_not_found: the
+//     create it names was refused; the connection allows one response
+//     fewer in flight, and Generate sends the request again;
+//   - anything else fails the request on its stream_id or, without one,
+//     the oldest request still waiting for response.created; if there is
+//     neither, it is only logged.
+func (c *wsConn) errorEvent(ev *wsEvent) {
+	we := wireError{}
+	if ev.Error != nil {
+		we = *ev.Error
+	}
+	err := c.ep.statusError(ev.Status, we.Code, we.Message, nil)
+	switch {
+	case answersCancel(we):
+		if !c.noCancel.Swap(true) {
+			c.log.Info("model endpoint has no response.cancel; stale responses are superseded instead",
+				zap.String("host", c.ep.host), zap.Error(err))
+		}
+		return
+	case we.Code == codeConnLimit:
+		c.connLimit(err)
 		return
 	}
-	err := c.eventError(ev)
-	c.log.Warn("model endpoint reported a connection error", zap.String("host", c.ep.host), zap.Error(err))
-	if err.Code == codeConnLimit {
-		return // eventError retired the connection
+	l := c.lookup(ev.StreamID)
+	if ev.StreamID == "" {
+		l = c.oldestWaiting()
 	}
+	if l == nil {
+		c.log.Warn("model endpoint reported an error", zap.String("host", c.ep.host),
+			zap.String("stream_id", ev.StreamID), zap.Error(err))
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.finished && l.created:
+		return // an abandoned response goes on to its own terminal event
+	case l.finished:
+	case retryable(we.Code):
+		l.end(Result{}, &refusedError{err: err})
+	default:
+		l.end(l.sink.partial("error"), err)
+	}
+	if retryable(we.Code) {
+		c.refused()
+	}
+	c.release(l)
+}
+
+// oldestWaiting returns the earliest-sent lane still waiting for
+// response.created: the endpoint answers events in order, so an error
+// that names no stream answers that create.
+func (c *wsConn) oldestWaiting() *lane {
 	c.mu.Lock()
-	lanes := c.lanes
-	c.lanes = map[string]*lane{}
+	lanes := make([]*lane, 0, len(c.lanes))
+	for _, l := range c.lanes {
+		lanes = append(lanes, l)
+	}
+	c.mu.Unlock()
+	var oldest *lane
+	for _, l := range lanes {
+		l.mu.Lock()
+		waiting := !l.created
+		l.mu.Unlock()
+		if waiting && (oldest == nil || l.seq < oldest.seq) {
+			oldest = l
+		}
+	}
+	return oldest
+}
+
+// connLimit ends a connection the endpoint has closed for its age.
+func (c *wsConn) connLimit(err *Error) {
+	c.log.Info("model endpoint closed the connection for its age; moving to a new one", zap.String("host", c.ep.host))
+	c.mu.Lock()
+	c.draining = true
+	lanes := make([]*lane, 0, len(c.lanes))
+	for _, l := range c.lanes {
+		lanes = append(lanes, l)
+	}
 	c.mu.Unlock()
 	for _, l := range lanes {
 		l.mu.Lock()
 		l.end(l.sink.partial("error"), err)
 		l.mu.Unlock()
 	}
+	c.shutdown()
 }
 
-// eventError converts an error event; the connection-limit error also
-// retires the connection.
-func (c *wsConn) eventError(ev *wsEvent) *Error {
-	we := wireError{}
-	if ev.Error != nil {
-		we = *ev.Error
-	}
-	if we.Code == codeConnLimit {
-		c.retire()
-	}
-	return c.ep.statusError(ev.Status, we.Code, we.Message, nil)
+// answersCancel reports whether an error event is the endpoint refusing a
+// response.cancel: an event type it does not know.
+func answersCancel(we wireError) bool {
+	return we.Code == codeUnknownEvent || strings.Contains(we.Message, "response.cancel")
 }
+
+// retryable reports whether an error refused a create for a reason that
+// sending it again can fix.
+func retryable(code string) bool {
+	return code == codeStreamLimit || code == codePrevNotFound
+}
+
+// refusedError is a response.create the endpoint refused for a reason a
+// resend can fix; Generate sends the request again.
+type refusedError struct{ err *Error }
+
+func (e *refusedError) Error() string { return e.err.Error() }
+func (e *refusedError) Unwrap() error { return e.err }
 
 func terminal(typ string) bool {
-	return typ == evCompleted || typ == evFailed || typ == evIncomplete || typ == evError
+	return typ == evCompleted || typ == evFailed || typ == evIncomplete
 }
 
 func outputTokens(r *wsResponse) int {

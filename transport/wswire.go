@@ -23,9 +23,8 @@ package transport
 // string appears); Request.Temperature is not sent, since reasoning models
 // refuse it. max_output_tokens is omitted when no limit is set; response_id is omitted
 // when the cancel is sent before response.created arrived (it is sent again
-// with the id once it does). Each request has its own stream_id ("wisp-N",
-// never reused by a client), and the server tags every event of that
-// request with it.
+// with the id once it does). The server tags every event of a response
+// with its create's stream_id.
 //
 // Server → client (other types, such as response.in_progress or
 // response.output_item.added, are accepted and ignored):
@@ -38,9 +37,36 @@ package transport
 //	{"type":"response.failed","stream_id":S,"response":{"id":R,"status":"failed","error":{"code":C,"message":M}}}
 //	{"type":"error","stream_id":S,"status":429,"error":{"type":T,"code":C,"message":M}}
 //
-// An error event without a stream_id concerns the connection: code
-// websocket_connection_limit_reached retires it (requests move to a new
-// connection); any other fails every request in flight on it.
+// Every response ends in exactly one terminal event (completed, failed or
+// incomplete), or, if its create was refused, an error event instead of
+// response.created. Until then it counts against the connection's limits,
+// even when wisp has stopped listening.
+//
+// What the service documents, and wisp keeps to:
+//
+//   - No cancel event. wisp sends response.cancel (servers that honour it
+//     stop at once), and an error answering it (code unknown_event_type,
+//     or a message naming response.cancel) fails nothing: the connection
+//     stops sending cancels and supersedes instead. A stale response keeps
+//     generating, so max_output_tokens stays small.
+//   - At most 16 responses in flight and 32 stream_ids per connection
+//     (websocket_stream_limit_reached). wisp counts a response in flight
+//     from its create to its terminal event, abandoned or not; it names
+//     lanes "wisp-1" … "wisp-32" per connection and reuses a name only
+//     once its response has ended; a request beyond 16 waits for one to
+//     end. A refusal lowers the connection's limit and the request is
+//     sent again; three refusals retire the connection.
+//   - Connections last 60 minutes. wisp replaces its own at 55; an error
+//     with websocket_connection_limit_reached ends the connection, and
+//     requests that have had no output are sent again on a new one.
+//   - wisp never sends previous_response_id: every completion is a fresh
+//     prompt, so nothing depends on the connection's cached responses. A
+//     previous_response_not_found is treated as a refused create and sent
+//     again.
+//
+// An error event is matched to the request it answers (its stream_id, or
+// without one the oldest create not yet answered); it never fails other
+// requests or the connection.
 
 const (
 	wsBetaHeader = "OpenAI-Beta"
@@ -57,7 +83,10 @@ const (
 	evIncomplete = "response.incomplete"
 	evError      = "error"
 
-	codeConnLimit = "websocket_connection_limit_reached"
+	codeConnLimit    = "websocket_connection_limit_reached"
+	codeStreamLimit  = "websocket_stream_limit_reached"
+	codePrevNotFound = "previous_response_not_found"
+	codeUnknownEvent = "unknown_event_type"
 )
 
 // wsCreate is the response.create frame.

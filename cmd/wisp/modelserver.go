@@ -25,11 +25,13 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	delay := fs.Duration("delay", 0, "added one-way network delay per frame and per new connection")
 	fault := fs.String("fault", "", "inject a fault: drop, stall, 429, malformed or mixed (each in turn), optionally @N for the Nth request only or %N for every Nth")
 	maxAge := fs.Duration("max-conn-age", 0, "close WebSockets older than this, as the real service does at 60 minutes")
+	strict := fs.Bool("strict", false, "behave as the real Responses WebSocket documents: response.cancel is answered with an error and stops nothing;\n"+
+		"16 responses in flight and 32 streams per connection; connections closed at 60 minutes unless -max-conn-age says otherwise")
 	workspace := fs.String("workspace", "", "index this folder for the local engine's replies")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	opts := modelserver.Options{TTFT: *ttft, Rate: *rate, Delay: *delay, MaxConnAge: *maxAge}
+	opts := modelserver.Options{TTFT: *ttft, Rate: *rate, Delay: *delay, MaxConnAge: *maxAge, Strict: *strict}
 	var err error
 	if opts.Fault, err = modelserver.ParseFault(*fault); err != nil {
 		fmt.Fprintln(stderr, "wisp model-server:", err)

@@ -63,9 +63,11 @@ func (e event) str(key string) string { s, _ := e[key].(string); return s }
 
 func (e event) response() event { r, _ := e["response"].(map[string]any); return r }
 
-// readEvent reads and decodes the next event.
+// readEvent reads and decodes the next event; a server that stays silent
+// for 10s fails the test instead of hanging it.
 func readEvent(t testing.TB, c *websocket.Conn) event {
 	t.Helper()
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	_, data, err := c.ReadMessage()
 	if err != nil {
 		t.Fatalf("read event: %v", err)

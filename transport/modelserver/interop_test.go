@@ -13,11 +13,17 @@ import (
 	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
 
-// Every client in transport meets this server on its own wire: the two
-// sides were written apart from the same specification, so this is where
-// a disagreement would show.
+// Every client in transport meets this server on its own wire, in both
+// modes: the two sides were written apart from the same specification, so
+// this is where a disagreement would show.
 func TestClientsMeetTheServer(t *testing.T) {
-	ms := modelserver.New(modelserver.Options{Script: &modelserver.Script{Replies: []modelserver.Reply{
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) { clientsMeetTheServer(t, mode.strict) })
+	}
+}
+
+func clientsMeetTheServer(t *testing.T, strict bool) {
+	ms := modelserver.New(modelserver.Options{Strict: strict, Script: &modelserver.Script{Replies: []modelserver.Reply{
 		{PrefixEndsWith: "return ", Text: "a + b"},
 		{InstructionContains: "rename", Text: "```go\nfunc g() {}\n```"},
 	}}})

@@ -35,8 +35,16 @@ type Options struct {
 	// and a new connection or WebSocket upgrade costs another Delay.
 	Delay time.Duration
 	// MaxConnAge closes a WebSocket with a websocket_connection_limit_reached
-	// error event once it is this old; 0 means never.
+	// error event once it is this old; 0 means never (60 minutes when Strict).
 	MaxConnAge time.Duration
+	// Strict makes the Responses WebSocket behave as the real service
+	// documents rather than as tests would like: response.cancel is
+	// answered with an error event and does not stop the response, and
+	// the per-connection limits are enforced (wsstrict.go).
+	Strict bool
+	// MaxInFlight and MaxStreams replace strict mode's limits of 16
+	// responses in flight and 32 stream_ids per connection; 0 keeps them.
+	MaxInFlight, MaxStreams int
 	// Fault is the misbehaviour to inject, if any.
 	Fault Fault
 	// Clock paces everything; nil means the wall clock.
@@ -51,6 +59,7 @@ type Options struct {
 type Server struct {
 	opts    Options // immutable after New
 	backend Backend // never nil; immutable after New
+	limits  limits  // strict mode's per-connection bounds; zero when not strict
 	clock   Clock   // never nil; immutable after New
 	mux     *http.ServeMux
 	counts  counters
@@ -86,6 +95,7 @@ func New(opts Options) *Server {
 	if s.clock == nil {
 		s.clock = realClock{}
 	}
+	s.limits = strictLimits(opts)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /v1/responses", s.handleResponses)

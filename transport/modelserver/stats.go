@@ -22,11 +22,18 @@ type Stats struct {
 	// TokensAfterCancel counts tokens a backend produced for a request after
 	// its cancel arrived; it stays near zero when cancel stops the model.
 	TokensAfterCancel int64 `json:"tokensAfterCancel"`
+	// CancelsIgnored counts response.cancel events strict mode answered
+	// with an error, as the real service does, without stopping anything.
+	CancelsIgnored int64 `json:"cancelsIgnored"`
+	// LimitErrors counts response.create events strict mode refused for
+	// the service's per-connection limits.
+	LimitErrors int64 `json:"limitErrors"`
 }
 
 // counters are the live counters behind Stats; every field is atomic.
 type counters struct {
 	connections, websockets, requests, tokens, cancels, tokensAfterCancel atomic.Int64
+	cancelsIgnored, limitErrors                                           atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -37,12 +44,14 @@ func (c *counters) snapshot() Stats {
 		Tokens:            c.tokens.Load(),
 		Cancels:           c.cancels.Load(),
 		TokensAfterCancel: c.tokensAfterCancel.Load(),
+		CancelsIgnored:    c.cancelsIgnored.Load(),
+		LimitErrors:       c.limitErrors.Load(),
 	}
 }
 
 func (c *counters) reset() {
 	for _, v := range []*atomic.Int64{&c.connections, &c.websockets, &c.requests,
-		&c.tokens, &c.cancels, &c.tokensAfterCancel} {
+		&c.tokens, &c.cancels, &c.tokensAfterCancel, &c.cancelsIgnored, &c.limitErrors} {
 		v.Store(0)
 	}
 }

@@ -80,7 +80,7 @@ func (s *Server) run(ctx context.Context, g *generation, out sink) outcome {
 	)
 	midFault := g.fault == FaultDrop || g.fault == FaultStall
 	err := s.backend.Generate(ctx, g.q, func(tok string) bool {
-		if ctx.Err() != nil && g.cancelled() {
+		if g.cancelled() {
 			s.counts.tokensAfterCancel.Add(1)
 		}
 		switch {

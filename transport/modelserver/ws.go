@@ -27,8 +27,9 @@ type wsConn struct {
 
 	wmu sync.Mutex // serialises writes to conn
 
-	mu    sync.Mutex
-	lanes map[string]*lane // running responses by id; guarded by mu
+	mu      sync.Mutex
+	lanes   map[string]*lane    // running responses by id; guarded by mu
+	streams map[string]struct{} // stream_ids used so far (strict mode); guarded by mu
 
 	lanesWG   sync.WaitGroup // lane goroutines and the age timer
 	closeOnce sync.Once
@@ -38,8 +39,11 @@ type wsConn struct {
 type lane struct {
 	id, streamID string
 	cancel       context.CancelFunc
-	// cancelled is set, before cancel is called, when the client cancels.
+	// cancelled is set, before cancel is called, when the client cancels
+	// (in strict mode, when it asked to: cancel is then never called).
 	cancelled atomic.Bool
+	// released is set once the lane no longer counts as in flight.
+	released atomic.Bool
 }
 
 // handleResponses serves GET /v1/responses: the WebSocket upgrade.
@@ -53,7 +57,7 @@ func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
 	}
 	s.counts.websockets.Add(1)
 	conn.SetReadLimit(wsReadLimit)
-	c := &wsConn{s: s, conn: conn, lanes: make(map[string]*lane)}
+	c := &wsConn{s: s, conn: conn, lanes: make(map[string]*lane), streams: make(map[string]struct{})}
 	c.ctx, c.cancel = context.WithCancel(s.ctx)
 	s.mu.Lock()
 	if s.closed { // Close began during the upgrade and will not see c
@@ -70,9 +74,9 @@ func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
 		delete(s.sockets, c)
 		s.mu.Unlock()
 	}()
-	if s.opts.MaxConnAge > 0 {
+	if age := connAge(s.opts); age > 0 {
 		c.lanesWG.Add(1)
-		go c.expire()
+		go c.expire(age)
 	}
 	c.readLoop()
 }
@@ -86,17 +90,17 @@ func (c *wsConn) close() {
 	})
 }
 
-// expire closes the connection once it reaches MaxConnAge, telling the
-// client why first.
-func (c *wsConn) expire() {
+// expire closes the connection once it is age old, telling the client
+// why first.
+func (c *wsConn) expire(age time.Duration) {
 	defer c.lanesWG.Done()
-	if c.s.clock.Sleep(c.ctx, c.s.opts.MaxConnAge) != nil {
+	if c.s.clock.Sleep(c.ctx, age) != nil {
 		return
 	}
 	c.write(errorEvent{Type: "error", Status: http.StatusBadRequest, Error: apiError{
 		Type:    "invalid_request_error",
-		Code:    "websocket_connection_limit_reached",
-		Message: fmt.Sprintf("websocket connection limit reached (%s); open a new connection to continue", c.s.opts.MaxConnAge),
+		Code:    codeConnLimit,
+		Message: fmt.Sprintf("websocket connection limit reached (%s); open a new connection to continue", age),
 	}})
 	c.wmu.Lock()
 	_ = c.conn.WriteMessage(websocket.CloseMessage,
@@ -125,7 +129,11 @@ func (c *wsConn) readLoop() {
 		case "response.create":
 			c.create(req, arrival)
 		case "response.cancel":
-			c.cancelLane(req.ResponseID, req.StreamID)
+			if c.s.opts.Strict {
+				c.ignoreCancel(req.ResponseID, req.StreamID)
+			} else {
+				c.cancelLane(req.ResponseID, req.StreamID)
+			}
 		default:
 			c.write(badRequest(req.StreamID, "unknown_event_type", fmt.Sprintf("unknown event type %q", req.Type)))
 		}
@@ -158,7 +166,8 @@ func (c *wsConn) writeRaw(data []byte) error {
 }
 
 // create starts a lane for a response.create. A create on a stream_id that
-// is still running supersedes it: the old response is cancelled.
+// is still running supersedes it: the old response is cancelled (strict
+// mode refuses it instead, and enforces the service's limits).
 func (c *wsConn) create(req wsRequest, arrival time.Time) {
 	user, system, err := responsesInput(req.Input)
 	if err != nil {
@@ -168,15 +177,21 @@ func (c *wsConn) create(req wsRequest, arrival time.Time) {
 	if req.Instructions != "" {
 		system = req.Instructions
 	}
-	if req.StreamID != "" {
+	if req.StreamID != "" && !c.s.opts.Strict {
 		c.cancelLane("", req.StreamID)
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	l := &lane{id: c.s.newID("resp"), streamID: req.StreamID, cancel: cancel}
-	g := c.s.newGeneration(chatQuery(user, system, req.MaxOutputTokens), arrival, l.cancelled.Load)
 	c.mu.Lock()
+	if refused := c.admit(req.StreamID); refused != nil {
+		c.mu.Unlock()
+		cancel()
+		c.write(*refused)
+		return
+	}
 	c.lanes[l.id] = l
 	c.mu.Unlock()
+	g := c.s.newGeneration(chatQuery(user, system, req.MaxOutputTokens), arrival, l.cancelled.Load)
 	c.lanesWG.Add(1)
 	go c.runLane(ctx, l, g, req.Model)
 }
@@ -185,18 +200,36 @@ func (c *wsConn) create(req wsRequest, arrival time.Time) {
 // given stream when id is empty. Unknown or finished responses are ignored:
 // a cancel may cross the response's end on the wire.
 func (c *wsConn) cancelLane(id, streamID string) {
+	for _, l := range c.find(id, streamID) {
+		if !l.cancelled.Swap(true) {
+			c.s.counts.cancels.Add(1)
+		}
+		l.cancel()
+	}
+}
+
+// find returns the running response with the given id, or those on the
+// given stream when id is empty.
+func (c *wsConn) find(id, streamID string) []*lane {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	var found []*lane
 	for _, l := range c.lanes {
 		if (id != "" && l.id == id) || (id == "" && streamID != "" && l.streamID == streamID) {
 			found = append(found, l)
 		}
 	}
-	c.mu.Unlock()
-	for _, l := range found {
-		if !l.cancelled.Swap(true) {
-			c.s.counts.cancels.Add(1)
-		}
-		l.cancel()
+	return found
+}
+
+// release stops counting a lane as in flight. It runs before the lane's
+// terminal event is written, so a client that sends its next create on
+// seeing that event is never refused for the lane that just ended.
+func (c *wsConn) release(l *lane) {
+	if l.released.Swap(true) {
+		return
 	}
+	c.mu.Lock()
+	delete(c.lanes, l.id)
+	c.mu.Unlock()
 }

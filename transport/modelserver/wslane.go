@@ -18,12 +18,11 @@ const malformedEvent = `{"type":"response.output_text.delta","delta":"`
 func (c *wsConn) runLane(ctx context.Context, l *lane, g *generation, model string) {
 	defer func() {
 		l.cancel()
-		c.mu.Lock()
-		delete(c.lanes, l.id)
-		c.mu.Unlock()
+		c.release(l)
 		c.lanesWG.Done()
 	}()
 	if g.fault == Fault429 {
+		c.release(l)
 		c.write(errorEvent{Type: "error", StreamID: l.streamID, ResponseID: l.id,
 			Status: http.StatusTooManyRequests, Error: rateLimited})
 		return
@@ -55,6 +54,7 @@ func (c *wsConn) runLane(ctx context.Context, l *lane, g *generation, model stri
 	case o.err != nil:
 		r := resp("failed")
 		r.Error = &apiError{Type: "server_error", Code: "server_error", Message: o.err.Error()}
+		c.release(l)
 		c.write(responseEvent{Type: "response.failed", StreamID: l.streamID, Response: r})
 	default:
 		if c.write(textEvent{Type: "response.output_text.done", StreamID: l.streamID,
@@ -70,6 +70,7 @@ func (c *wsConn) runLane(ctx context.Context, l *lane, g *generation, model stri
 		r.Usage = &usage{OutputTokens: o.tokens, TotalTokens: o.tokens}
 		r.Output = []outputItem{{Type: "message", ID: itemID, Role: "assistant", Status: r.Status,
 			Content: []part{{Type: "output_text", Text: o.text}}}}
+		c.release(l)
 		c.write(responseEvent{Type: typ, StreamID: l.streamID, Response: r})
 	}
 }
@@ -83,6 +84,7 @@ func (c *wsConn) finishCancelled(l *lane, resp func(string) wsResponse) {
 	}
 	r := resp("cancelled")
 	r.IncompleteDetails = &incompleteDetails{Reason: "cancelled"}
+	c.release(l)
 	c.write(responseEvent{Type: "response.incomplete", StreamID: l.streamID, Response: r})
 }
 
