@@ -1,0 +1,254 @@
+package lsp
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+
+	"go.lsp.dev/uri"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/text"
+)
+
+// Trees and indexes are built outside the store's lock: a parse or an
+// index of a large document takes tens of milliseconds, and the ordered
+// read loop takes the lock for every didChange. Under the lock the store
+// only copies a tree (constant time: trees share their nodes), installs
+// one, or detaches one to close after unlocking.
+//
+// Parsing never takes a request's context: tree-sitter watches the
+// context from a goroutine of its own that can outlive the handler, and
+// a request context dies with its handler. A parse is bounded by the
+// parse limits (syntax.MaxParseBytes, syntax.MaxLineBytes).
+
+// Limits that keep a large workspace cheap: context comes from the most
+// recently used documents only, and only those keep a syntax tree (the
+// largest thing a document holds); the others are parsed again on use.
+const (
+	maxContextDocs = 16
+	maxTrees       = 8
+)
+
+// currentTreeLocked reports whether d's tree is parsed from d's text.
+func (d *document) currentTreeLocked() bool {
+	return d.tree != nil && d.treeText == d.text && len(d.pending) == 0
+}
+
+// dropTreeLocked detaches d's tree and returns it for the caller to close
+// after unlocking; nil when d had none.
+func (d *document) dropTreeLocked() *syntax.Tree {
+	t := d.tree
+	d.tree, d.treeText, d.pending = nil, nil, nil
+	return t
+}
+
+// parse brings d's tree up to date with d's text, reusing the old tree
+// when there is one. It parses outside s.mu; while it does, other callers
+// for d wait for it instead of parsing the same text. It does nothing for
+// a document without a grammar, past the parse limits, or closed.
+func (s *store) parse(d *document) {
+	for {
+		s.mu.Lock()
+		if d.lang == nil || d.currentTreeLocked() || d.refused == d.text || s.docs[d.uri] != d {
+			s.mu.Unlock()
+			return
+		}
+		if wait := d.parsing; wait != nil {
+			s.mu.Unlock()
+			<-wait
+			continue
+		}
+		done := make(chan struct{})
+		d.parsing = done
+		src, n := d.text, len(d.pending)
+		var base *syntax.Tree
+		var edits []text.Edit
+		if d.tree != nil {
+			base, edits = d.tree.Copy(), d.pending[:n:n]
+		}
+		s.mu.Unlock()
+
+		tree, err := s.parseOutside(d, base, src, edits, done)
+		s.install(d, src, n, tree, err)
+	}
+}
+
+// parseOutside runs one parse of src, incrementally from base when it is
+// not nil, and ends d's parsing mark however the parse ends.
+func (s *store) parseOutside(d *document, base *syntax.Tree, src *text.Text, edits []text.Edit, done chan struct{}) (tree *syntax.Tree, err error) {
+	defer func() {
+		if base != nil {
+			base.Close()
+		}
+		if tree == nil && err == nil {
+			// The parse panicked: give up on this text rather than retry.
+			err = errors.New("parse failed")
+		}
+		s.mu.Lock()
+		d.parsing = nil
+		close(done)
+		if tree == nil {
+			d.refused = src
+		}
+		s.mu.Unlock()
+	}()
+	if base != nil {
+		tree, err = base.Reparse(context.Background(), src, edits)
+	} else {
+		tree, err = syntax.Parse(context.Background(), d.lang, src)
+	}
+	return tree, err
+}
+
+// install makes tree, parsed from src (which is treeText plus the first n
+// pending edits), d's tree, unless d was closed or reparsed meanwhile.
+// Trees past the maxTrees most recently used documents are then closed.
+func (s *store) install(d *document, src *text.Text, n int, tree *syntax.Tree, err error) {
+	if err != nil {
+		s.dropTree(d) // refused: src is now d.refused and is not tried again
+		return
+	}
+	s.mu.Lock()
+	var drop []*syntax.Tree
+	if s.docs[d.uri] != d || n > len(d.pending) {
+		drop = append(drop, tree)
+	} else {
+		if d.tree != nil {
+			drop = append(drop, d.tree)
+		}
+		d.tree, d.treeText = tree, src
+		d.pending = append([]text.Edit(nil), d.pending[n:]...)
+		drop = append(drop, s.trimLocked(d)...)
+	}
+	s.mu.Unlock()
+	for _, t := range drop {
+		t.Close()
+	}
+}
+
+// dropTree closes d's tree.
+func (s *store) dropTree(d *document) {
+	s.mu.Lock()
+	t := d.dropTreeLocked()
+	s.mu.Unlock()
+	if t != nil {
+		t.Close()
+	}
+}
+
+// touchLocked marks d as the most recently used document.
+func (s *store) touchLocked(d *document) {
+	s.clock++
+	d.touched = s.clock
+}
+
+// trimLocked detaches the trees of documents that are not among the
+// maxTrees most recently used, keeping keep's, and returns them for the
+// caller to close after unlocking.
+func (s *store) trimLocked(keep *document) []*syntax.Tree {
+	var parsed []*document
+	for _, d := range s.docs {
+		if d.tree != nil && d != keep {
+			parsed = append(parsed, d)
+		}
+	}
+	limit := maxTrees
+	if keep != nil && keep.tree != nil {
+		limit--
+	}
+	if len(parsed) <= limit {
+		return nil
+	}
+	slices.SortFunc(parsed, func(a, b *document) int { return cmp.Compare(b.touched, a.touched) })
+	var drop []*syntax.Tree
+	for _, d := range parsed[limit:] {
+		drop = append(drop, d.dropTreeLocked())
+	}
+	return drop
+}
+
+// context returns, for completion context, snapshots of the most recently
+// used documents other than skip, newest first: without trees, each with
+// the definitions and imports of its Text indexed. Indexes are built
+// outside the store's lock and cached per text. Release each.
+func (s *store) context(skip uri.URI) []*Snapshot {
+	s.mu.Lock()
+	docs := make([]*document, 0, len(s.docs))
+	for u, d := range s.docs {
+		if u != skip {
+			docs = append(docs, d)
+		}
+	}
+	slices.SortFunc(docs, func(a, b *document) int { return cmp.Compare(b.touched, a.touched) })
+	docs = docs[:min(len(docs), maxContextDocs)]
+	s.mu.Unlock()
+
+	out := make([]*Snapshot, 0, len(docs))
+	for _, d := range docs {
+		if snap := s.indexed(d); snap != nil {
+			out = append(out, snap)
+		}
+	}
+	return out
+}
+
+// indexed returns a tree-less snapshot of d with its index, building the
+// index first if d's text has none; nil if d was closed meanwhile.
+func (s *store) indexed(d *document) *Snapshot {
+	s.mu.Lock()
+	if s.docs[d.uri] != d {
+		s.mu.Unlock()
+		return nil
+	}
+	if d.index == nil || d.indexText != d.text {
+		s.mu.Unlock()
+		s.buildIndex(d)
+		s.mu.Lock()
+		if s.docs[d.uri] != d || d.index == nil {
+			s.mu.Unlock()
+			return nil
+		}
+	}
+	defer s.mu.Unlock()
+	snap := d.snapshotLocked(false)
+	// The index belongs to indexText, which a change may have replaced
+	// since: the snapshot is of that text, so offsets agree.
+	snap.Text, snap.Index = d.indexText, d.index
+	snap.Recent = clampSpans(snap.Recent, d.indexText.Len())
+	return snap
+}
+
+// buildIndex indexes d's current text, parsing it first if need be; the
+// tree stays only if d is among the maxTrees most recently used.
+func (s *store) buildIndex(d *document) {
+	s.parse(d)
+	s.mu.Lock()
+	src := d.text
+	var tree *syntax.Tree
+	if d.currentTreeLocked() {
+		tree = d.tree.Copy()
+	}
+	s.mu.Unlock()
+	idx := indexOf(tree)
+	s.mu.Lock()
+	if d.text == src {
+		d.index, d.indexText = idx, src
+	}
+	drop := s.trimLocked(nil)
+	s.mu.Unlock()
+	for _, t := range drop {
+		t.Close()
+	}
+}
+
+// indexOf indexes tree, a copy it closes; nil gives an empty index.
+func indexOf(tree *syntax.Tree) *gather.Index {
+	if tree == nil {
+		return gather.NewIndex(nil)
+	}
+	defer tree.Close()
+	return gather.NewIndex(tree)
+}
