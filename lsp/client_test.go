@@ -42,7 +42,8 @@ type notice struct {
 
 // startServer runs a real lsp.Server on one end of a pipe and returns an
 // editor on the other. model is used for every provider.
-func startServer(t testing.TB, model transport.Model, cfg config.Config) *fakeEditor {
+// setup, if given, configures the server before it serves.
+func startServer(t testing.TB, model transport.Model, cfg config.Config, setup ...func(*lsp.Server)) *fakeEditor {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
 	srv := lsp.New(lsp.Options{
@@ -52,6 +53,9 @@ func startServer(t testing.TB, model transport.Model, cfg config.Config) *fakeEd
 			return nopCloser{model}, nil
 		},
 	})
+	for _, f := range setup {
+		f(srv)
+	}
 	e := &fakeEditor{t: t, raw: clientEnd, done: make(chan int, 1), changed: make(chan struct{}),
 		applyResult: map[string]any{"applied": true}}
 	go func() { e.done <- srv.Serve(context.Background(), serverEnd) }()

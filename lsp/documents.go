@@ -73,6 +73,9 @@ type document struct {
 	// none was built yet.
 	index     *gather.Index
 	indexText *text.Text
+	// indexing is true while a request builds the index; others then use
+	// the index they find (of an older text) rather than wait.
+	indexing bool
 }
 
 // Snapshot is an immutable view of a document at one version. Its Tree is
@@ -107,6 +110,9 @@ type store struct {
 	mu    sync.Mutex // guards docs, clock and the guarded fields of every document
 	docs  map[uri.URI]*document
 	clock uint64 // last touched value handed out
+	// parseHook, if set, is called before each parse, outside the lock;
+	// tests use it to hold a parse. Set before the store is used.
+	parseHook func(u uri.URI)
 }
 
 func newStore() *store { return &store{docs: map[uri.URI]*document{}} }

@@ -95,6 +95,9 @@ func (s *store) parseOutside(d *document, base *syntax.Tree, src *text.Text, edi
 		}
 		s.mu.Unlock()
 	}()
+	if s.parseHook != nil {
+		s.parseHook(d.uri)
+	}
 	if base != nil {
 		tree, err = base.Reparse(context.Background(), src, edits)
 	} else {
@@ -196,21 +199,31 @@ func (s *store) context(skip uri.URI) []*Snapshot {
 }
 
 // indexed returns a tree-less snapshot of d with its index, building the
-// index first if d's text has none; nil if d was closed meanwhile.
+// index first if d's text has none. It never waits for another goroutine's
+// parse or index of d: it then uses the index of an older text, if any.
+// It returns nil if d was closed or has no index to offer.
 func (s *store) indexed(d *document) *Snapshot {
 	s.mu.Lock()
 	if s.docs[d.uri] != d {
 		s.mu.Unlock()
 		return nil
 	}
-	if d.index == nil || d.indexText != d.text {
+	if (d.index == nil || d.indexText != d.text) && d.parsing == nil && !d.indexing {
+		d.indexing = true
 		s.mu.Unlock()
-		s.buildIndex(d)
+		func() {
+			defer func() {
+				s.mu.Lock()
+				d.indexing = false
+				s.mu.Unlock()
+			}()
+			s.buildIndex(d)
+		}()
 		s.mu.Lock()
-		if s.docs[d.uri] != d || d.index == nil {
-			s.mu.Unlock()
-			return nil
-		}
+	}
+	if s.docs[d.uri] != d || d.index == nil {
+		s.mu.Unlock()
+		return nil
 	}
 	defer s.mu.Unlock()
 	snap := d.snapshotLocked(false)
