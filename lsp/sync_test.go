@@ -197,7 +197,7 @@ func TestVersionBackwardsOutOfSync(t *testing.T) {
 	}
 
 	e.change(uri, 4, 0, 0, 0, 0, "// old\n") // version goes backwards: refused
-	e.change(uri, 6, 0, 10, 0, 10, "3")       // the client's text is unknown now
+	e.change(uri, 6, 0, 10, 0, 10, "3")      // the client's text is unknown now
 	st := e.document(uri)
 	if st.Text != "package v2\n" || st.Version != 5 || !st.OutOfSync {
 		t.Fatalf("after a stale version: %q at %d, out of sync %v; want the version 5 text, out of sync", st.Text, st.Version, st.OutOfSync)
