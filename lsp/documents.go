@@ -3,6 +3,7 @@ package lsp
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 
 	"go.lsp.dev/uri"
@@ -131,9 +132,7 @@ func (s *store) open(u uri.URI, languageID string, version int32, content string
 		drop, old.tree = old.tree, nil
 	}
 	s.mu.Unlock()
-	if drop != nil {
-		drop.Close()
-	}
+	freeTrees(drop)
 	return d
 }
 
@@ -237,19 +236,30 @@ func noteRecent(recent []syntax.Span, edits []text.Edit) []syntax.Span {
 	return recent
 }
 
-// close forgets the document at u and frees its tree.
+// returnAfterClose is the size of a document whose close hands the Go
+// heap's free memory back to the system at once (debug.FreeOSMemory, a
+// garbage collection of a few milliseconds): otherwise a closed document
+// of tens of megabytes would keep counting in the process's RSS until the
+// runtime gets round to it, minutes later.
+const returnAfterClose = syntax.MaxParseBytes
+
+// close forgets the document at u and frees its tree and, for a large
+// document, its text.
 func (s *store) close(u uri.URI) {
 	s.mu.Lock()
 	d := s.docs[u]
 	delete(s.docs, u)
 	var drop *syntax.Tree
+	large := false
 	if d != nil {
 		drop = d.dropTreeLocked()
 		d.index, d.indexText = nil, nil
+		large = d.text.Len() > returnAfterClose
 	}
 	s.mu.Unlock()
-	if drop != nil {
-		drop.Close()
+	freeTrees(drop)
+	if large {
+		debug.FreeOSMemory()
 	}
 }
 
@@ -331,9 +341,7 @@ func (s *store) closeAll() {
 		}
 	}
 	s.mu.Unlock()
-	for _, t := range drop {
-		t.Close()
-	}
+	freeTrees(drop...)
 }
 
 // pathOf returns the file path of a file: URI, or the URI itself.

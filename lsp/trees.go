@@ -115,21 +115,21 @@ func (s *store) install(d *document, src *text.Text, n int, tree *syntax.Tree, e
 		return
 	}
 	s.mu.Lock()
-	var drop []*syntax.Tree
+	var replaced *syntax.Tree
+	var trimmed []*syntax.Tree
 	if s.docs[d.uri] != d || n > len(d.pending) {
-		drop = append(drop, tree)
+		replaced = tree
 	} else {
-		if d.tree != nil {
-			drop = append(drop, d.tree)
-		}
+		replaced = d.tree
 		d.tree, d.treeText = tree, src
 		d.pending = append([]text.Edit(nil), d.pending[n:]...)
-		drop = append(drop, s.trimLocked(d)...)
+		trimmed = s.trimLocked(d)
 	}
 	s.mu.Unlock()
-	for _, t := range drop {
-		t.Close()
+	if replaced != nil {
+		replaced.Close() // its memory serves the next parse
 	}
+	freeTrees(trimmed...)
 }
 
 // dropTree closes d's tree.
@@ -137,8 +137,23 @@ func (s *store) dropTree(d *document) {
 	s.mu.Lock()
 	t := d.dropTreeLocked()
 	s.mu.Unlock()
-	if t != nil {
-		t.Close()
+	freeTrees(t)
+}
+
+// freeTrees closes trees that left the store (nil ones are skipped) and,
+// if there were any, returns the C heap's free memory to the system: the
+// C allocator would otherwise keep it, and the process would stay as
+// large as its largest moment. Call it without the store's lock.
+func freeTrees(trees ...*syntax.Tree) {
+	closed := false
+	for _, t := range trees {
+		if t != nil {
+			t.Close()
+			closed = true
+		}
+	}
+	if closed {
+		syntax.ReleaseMemory()
 	}
 }
 
@@ -252,9 +267,7 @@ func (s *store) buildIndex(d *document) {
 	}
 	drop := s.trimLocked(nil)
 	s.mu.Unlock()
-	for _, t := range drop {
-		t.Close()
-	}
+	freeTrees(drop...)
 }
 
 // indexOf indexes tree, a copy it closes; nil gives an empty index.
