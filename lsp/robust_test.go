@@ -3,8 +3,10 @@ package lsp_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -142,10 +144,31 @@ func TestParseDoesNotBlockOtherDocuments(t *testing.T) {
 	}()
 	<-started
 
-	e.change(smallURI, 2, 3, 1, 3, 1, "r")
-	got, err := e.inline(context.Background(), smallURI, 3, 2)
-	if err != nil || got != "x" {
-		t.Fatalf("second completion while big.go parses: %q, %v", got, err)
+	var once sync.Once
+	releaseParse := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(releaseParse) // on failure, let the held parse end
+
+	// The change and the completion go out from a goroutine: over a pipe,
+	// a server that stopped reading would block the writer itself. The
+	// guard is not a timed assertion: a blocked server fails the test
+	// instead of hanging it.
+	type answer struct {
+		text string
+		err  error
+	}
+	second := make(chan answer, 1)
+	go func() {
+		e.change(smallURI, 2, 3, 1, 3, 1, "r")
+		got, err := e.inline(context.Background(), smallURI, 3, 2)
+		second <- answer{got, err}
+	}()
+	select {
+	case a := <-second:
+		if a.err != nil || a.text != "x" {
+			t.Fatalf("second completion while big.go parses: %q, %v", a.text, a.err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a change and a completion in small.go waited for big.go's parse")
 	}
 	if st := e.document(smallURI); st.Version != 2 {
 		t.Fatalf("small.go at version %d, want 2", st.Version)
@@ -155,7 +178,7 @@ func TestParseDoesNotBlockOtherDocuments(t *testing.T) {
 		t.Fatalf("the held request answered (%v) before its parse was released", err)
 	default:
 	}
-	close(release)
+	releaseParse()
 	if err := <-first; err != nil {
 		t.Fatalf("first completion: %v", err)
 	}
