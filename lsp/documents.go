@@ -51,14 +51,18 @@ type document struct {
 	// in sync): no suggestions or edits are made for it until the client
 	// sends its full text.
 	desync string
-	// tree was parsed from treeText; pending are the edits from treeText
-	// to text, in order. nil for plain text, for a text past the parse
-	// limits, and for documents not among the maxTrees most recently used.
-	// The store only copies, replaces and closes it under mu; parsing
-	// happens on a copy.
+	// tree was parsed from treeText. It is nil for plain text, for a text
+	// past the parse limits, and for documents not among the maxTrees most
+	// recently used. The store only copies, replaces and closes it under
+	// mu; parsing happens on a copy.
 	tree     *syntax.Tree
 	treeText *text.Text
-	pending  []text.Edit
+	// pending are the edits that turn pendingFrom into text, in order;
+	// when pendingFrom is treeText the tree can be reparsed incrementally.
+	// pendingFrom is nil when no edits are tracked (the next parse starts
+	// from scratch).
+	pending     []text.Edit
+	pendingFrom *text.Text
 	// parsing is non-nil while one goroutine parses the document; it is
 	// closed when that parse is done. Others wait for it rather than parse
 	// the same text again.
@@ -200,10 +204,10 @@ func (s *store) change(u uri.URI, version int32, changes []text.Change, enc text
 		return changed{}, err
 	}
 	d.text, d.version, d.desync = next, version, ""
-	if d.tree != nil {
+	if d.pendingFrom != nil {
 		d.pending = append(d.pending, edits...)
 		if len(d.pending) > maxPending {
-			d.dropTreeLocked()
+			d.pending, d.pendingFrom = nil, nil
 		}
 	}
 	d.recent = noteRecent(d.recent, edits)

@@ -34,21 +34,23 @@ const (
 
 // currentTreeLocked reports whether d's tree is parsed from d's text.
 func (d *document) currentTreeLocked() bool {
-	return d.tree != nil && d.treeText == d.text && len(d.pending) == 0
+	return d.tree != nil && d.treeText == d.text
 }
 
 // dropTreeLocked detaches d's tree and returns it for the caller to close
 // after unlocking; nil when d had none.
 func (d *document) dropTreeLocked() *syntax.Tree {
 	t := d.tree
-	d.tree, d.treeText, d.pending = nil, nil, nil
+	d.tree, d.treeText, d.pending, d.pendingFrom = nil, nil, nil, nil
 	return t
 }
 
 // parse brings d's tree up to date with d's text, reusing the old tree
-// when there is one. It parses outside s.mu; while it does, other callers
-// for d wait for it instead of parsing the same text. It does nothing for
-// a document without a grammar, past the parse limits, or closed.
+// when the edits since its text are known. It parses outside s.mu; while
+// it does, other callers for d wait for it instead of parsing the same
+// text. It does nothing for a document without a grammar, past the parse
+// limits, or closed. Called on the read loop, which alone changes text,
+// it leaves d's tree current.
 func (s *store) parse(d *document) {
 	for {
 		s.mu.Lock()
@@ -63,25 +65,38 @@ func (s *store) parse(d *document) {
 		}
 		done := make(chan struct{})
 		d.parsing = done
-		src, n := d.text, len(d.pending)
-		var base *syntax.Tree
-		var edits []text.Edit
-		if d.tree != nil {
-			base, edits = d.tree.Copy(), d.pending[:n:n]
+		job := parseJob{src: d.text}
+		if d.tree != nil && d.pendingFrom == d.treeText {
+			job.from, job.n = d.treeText, len(d.pending)
+			job.base, job.edits = d.tree.Copy(), d.pending[:job.n:job.n]
+		} else {
+			// From scratch: track the edits made from now on.
+			d.pending, d.pendingFrom = nil, job.src
+			job.from = job.src
 		}
 		s.mu.Unlock()
 
-		tree, err := s.parseOutside(d, base, src, edits, done)
-		s.install(d, src, n, tree, err)
+		tree, err := s.parseOutside(d, job, done)
+		s.install(d, job, tree, err)
+		return
 	}
 }
 
-// parseOutside runs one parse of src, incrementally from base when it is
-// not nil, and ends d's parsing mark however the parse ends.
-func (s *store) parseOutside(d *document, base *syntax.Tree, src *text.Text, edits []text.Edit, done chan struct{}) (tree *syntax.Tree, err error) {
+// parseJob is one parse of a document: src, parsed from scratch or from
+// base, the tree of from, by the first n edits tracked from from.
+type parseJob struct {
+	src, from *text.Text
+	base      *syntax.Tree // nil: from scratch; the job's own copy
+	edits     []text.Edit
+	n         int
+}
+
+// parseOutside runs job, and ends d's parsing mark however the parse
+// ends.
+func (s *store) parseOutside(d *document, job parseJob, done chan struct{}) (tree *syntax.Tree, err error) {
 	defer func() {
-		if base != nil {
-			base.Close()
+		if job.base != nil {
+			job.base.Close()
 		}
 		if tree == nil && err == nil {
 			// The parse panicked: give up on this text rather than retry.
@@ -91,25 +106,25 @@ func (s *store) parseOutside(d *document, base *syntax.Tree, src *text.Text, edi
 		d.parsing = nil
 		close(done)
 		if tree == nil {
-			d.refused = src
+			d.refused = job.src
 		}
 		s.mu.Unlock()
 	}()
 	if s.parseHook != nil {
 		s.parseHook(d.uri)
 	}
-	if base != nil {
-		tree, err = base.Reparse(context.Background(), src, edits)
+	if job.base != nil {
+		tree, err = job.base.Reparse(context.Background(), job.src, job.edits)
 	} else {
-		tree, err = syntax.Parse(context.Background(), d.lang, src)
+		tree, err = syntax.Parse(context.Background(), d.lang, job.src)
 	}
 	return tree, err
 }
 
-// install makes tree, parsed from src (which is treeText plus the first n
-// pending edits), d's tree, unless d was closed or reparsed meanwhile.
-// Trees past the maxTrees most recently used documents are then closed.
-func (s *store) install(d *document, src *text.Text, n int, tree *syntax.Tree, err error) {
+// install makes tree, parsed by job, d's tree, unless d was closed
+// meanwhile. Trees past the maxTrees most recently used documents are
+// then closed.
+func (s *store) install(d *document, job parseJob, tree *syntax.Tree, err error) {
 	if err != nil {
 		s.dropTree(d) // refused: src is now d.refused and is not tried again
 		return
@@ -117,12 +132,17 @@ func (s *store) install(d *document, src *text.Text, n int, tree *syntax.Tree, e
 	s.mu.Lock()
 	var replaced *syntax.Tree
 	var trimmed []*syntax.Tree
-	if s.docs[d.uri] != d || n > len(d.pending) {
+	if s.docs[d.uri] != d {
 		replaced = tree
 	} else {
 		replaced = d.tree
-		d.tree, d.treeText = tree, src
-		d.pending = append([]text.Edit(nil), d.pending[n:]...)
+		d.tree, d.treeText = tree, job.src
+		if d.pendingFrom == job.from && job.n <= len(d.pending) {
+			// The edits after the first n lead from src to text.
+			d.pending, d.pendingFrom = append([]text.Edit(nil), d.pending[job.n:]...), job.src
+		} else {
+			d.pending, d.pendingFrom = nil, nil // lost track: next parse from scratch
+		}
 		trimmed = s.trimLocked(d)
 	}
 	s.mu.Unlock()
@@ -249,22 +269,22 @@ func (s *store) indexed(d *document) *Snapshot {
 	return snap
 }
 
-// buildIndex indexes d's current text, parsing it first if need be; the
-// tree stays only if d is among the maxTrees most recently used.
+// buildIndex indexes d's text, parsing it first if need be; the tree
+// stays only if d is among the maxTrees most recently used. The index is
+// of the text the tree was parsed from, which a change may have replaced
+// meanwhile; the next request then indexes again.
 func (s *store) buildIndex(d *document) {
 	s.parse(d)
 	s.mu.Lock()
 	src := d.text
 	var tree *syntax.Tree
-	if d.currentTreeLocked() {
-		tree = d.tree.Copy()
+	if d.tree != nil {
+		tree, src = d.tree.Copy(), d.treeText
 	}
 	s.mu.Unlock()
 	idx := indexOf(tree)
 	s.mu.Lock()
-	if d.text == src {
-		d.index, d.indexText = idx, src
-	}
+	d.index, d.indexText = idx, src
 	drop := s.trimLocked(nil)
 	s.mu.Unlock()
 	freeTrees(drop...)
