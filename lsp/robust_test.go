@@ -12,6 +12,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/lsp"
+	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/transport"
 )
 
@@ -132,7 +133,7 @@ func TestParseDoesNotBlockOtherDocuments(t *testing.T) {
 	}
 	e := startServer(t, echoModel{reply: "x"}, config.Default(), func(s *lsp.Server) { lsp.SetParseHook(s, hook) })
 	e.initialize("initialize-nvim-0.12.4.json", nil)
-	e.open(bigURI, "go", bigGo(900<<10))
+	e.open(bigURI, "go", bigGo(syntax.MaxParseBytes-4096))
 	e.open(smallURI, "go", addGo)
 
 	// The first completion in small.go indexes big.go for context: its

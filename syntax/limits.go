@@ -8,16 +8,18 @@ import (
 )
 
 // Limits past which a text is not parsed. Such a text is almost always
-// generated or minified (bundles, lock files, embedded data), its tree
-// would hold tens of bytes of C memory per source byte, and a parse costs
-// about 80 ms per MiB on one core (see BENCHMARKS.md, "Large documents");
-// callers fall back to plain text, which every consumer of a tree
-// already handles.
+// generated or minified (bundles, lock files, embedded data); its tree
+// holds tens of bytes of C memory per source byte, and keeping it current
+// costs a reparse on every keystroke that grows with the text (see
+// BENCHMARKS.md, "Large documents"). Callers fall back to plain text,
+// which every consumer of a tree already handles.
 const (
-	// MaxParseBytes is the largest text parsed: 1 MiB covers hand-written
-	// source files with a wide margin (the largest in Go's own tree is
-	// under 400 KB) and bounds a fresh parse to about a tenth of a second.
-	MaxParseBytes = 1 << 20
+	// MaxParseBytes is the largest text parsed. 512 KiB covers hand-written
+	// source files (the largest in Go's own tree are under 400 KB) and
+	// bounds a keystroke and the completion after it, reparse included, to
+	// about a tenth of a second on a busy two-core machine; at 1 MiB it
+	// was three times that.
+	MaxParseBytes = 512 << 10
 	// MaxLineBytes is the longest line in a text that is parsed: hand-written
 	// code stays far below 4 KiB, minified code and data far above it.
 	MaxLineBytes = 4 << 10
