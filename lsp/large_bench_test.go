@@ -70,6 +70,7 @@ func BenchmarkLargeDocuments(b *testing.B) {
 	// this is the figure for tree-sitter's C memory.
 	b.Run("open-edit-close-parsed-x20", func(b *testing.B) { openEditClose(b, bigGo(syntax.MaxParseBytes-4096)) })
 	b.Run("keystroke-5MB", func(b *testing.B) { keystrokes(b, bigGo(5<<20)) })
+	b.Run("keystroke-50MB", func(b *testing.B) { keystrokes(b, bigGo(50<<20)) })
 	b.Run("keystroke-parsed-500KB", func(b *testing.B) { keystrokes(b, bigGo(syntax.MaxParseBytes-4096)) })
 	b.Run("keystroke-parsed-128KB", func(b *testing.B) { keystrokes(b, bigGo(128<<10)) })
 }
