@@ -205,6 +205,9 @@ func TestVersionBackwardsOutOfSync(t *testing.T) {
 	if got, err := e.inline(context.Background(), uri, 0, 11); err != nil || got != "" {
 		t.Fatalf("out of sync: suggestion %q, %v; want none, no error", got, err)
 	}
+	if err := e.quickEdit(uri, 5, 0, "rename the package"); err == nil || !strings.Contains(err.Error(), "out of sync") {
+		t.Fatalf("quick edit out of sync: %v, want an out-of-sync error", err)
+	}
 	e.waitFor("window/logMessage", func(p json.RawMessage) bool { return strings.Contains(string(p), "out of sync") })
 
 	e.fullChange(uri, 7, "package v3\n")
