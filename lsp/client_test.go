@@ -24,7 +24,7 @@ import (
 // speaks LSP framing as an editor does, records what the server sends, and
 // answers the server's requests.
 type fakeEditor struct {
-	t    *testing.T
+	t    testing.TB
 	conn jsonrpc2.Conn
 	raw  net.Conn // the client end, for writing malformed bytes
 	done chan int // the server's exit code
@@ -44,14 +44,15 @@ type notice struct {
 
 // startServer runs a real lsp.Server on one end of a pipe and returns an
 // editor on the other. model is used for every provider.
-func startServer(t *testing.T, model transport.Model, cfg config.Config) *fakeEditor {
+// setup, if given, configures the server before it serves.
+func startServer(t testing.TB, model transport.Model, cfg config.Config, setup ...func(*lsp.Server)) *fakeEditor {
 	t.Helper()
-	return startServerCtx(t, context.Background(), model, cfg)
+	return startServerCtx(t, context.Background(), model, cfg, setup...)
 }
 
 // startServerCtx is startServer with the context Serve is given; ending it
 // is how a signal stops the server.
-func startServerCtx(t *testing.T, ctx context.Context, model transport.Model, cfg config.Config) *fakeEditor {
+func startServerCtx(t testing.TB, ctx context.Context, model transport.Model, cfg config.Config, setup ...func(*lsp.Server)) *fakeEditor {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
 	srv := lsp.New(lsp.Options{
@@ -62,6 +63,9 @@ func startServerCtx(t *testing.T, ctx context.Context, model transport.Model, cf
 		},
 		Index: workspace.Options{CacheDir: t.TempDir()},
 	})
+	for _, f := range setup {
+		f(srv)
+	}
 	e := &fakeEditor{t: t, raw: clientEnd, done: make(chan int, 1), changed: make(chan struct{}),
 		applyResult: map[string]any{"applied": true}}
 	go func() { e.done <- srv.Serve(ctx, serverEnd) }()

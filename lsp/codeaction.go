@@ -24,7 +24,7 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		return nil, err
 	}
 	defer snap.Release()
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || snap.OutOfSync {
 		return []protocol.CodeAction{}, nil
 	}
 	enc := s.encoding()

@@ -25,8 +25,13 @@ func toRange(r text.Range) protocol.Range {
 	return protocol.Range{Start: toPosition(r.Start), End: toPosition(r.End)}
 }
 
-// rangeOf converts byte offsets in t to a protocol range in enc.
+// rangeOf converts byte offsets in t to a protocol range in enc. The
+// offsets are clamped to t, and end to no earlier than start: a range
+// computed from an offset that went wrong (a text that changed, a long
+// line's window) still names a place in the document the client holds.
 func rangeOf(t *text.Text, start, end int, enc text.Encoding) (protocol.Range, error) {
+	start = max(0, min(start, t.Len()))
+	end = max(start, min(end, t.Len()))
 	r, err := t.RangeOf(start, end, enc)
 	if err != nil {
 		return protocol.Range{}, err

@@ -109,15 +109,13 @@ func (s *Server) withCancel(next jsonrpc2.Handler, cancel func(jsonrpc2.ID)) jso
 // handle serves one message. It never lets a handler's panic or a
 // notification's error reach the connection, which would close it: a
 // panic becomes an internal error for a request and a log line for a
-// notification.
+// notification (see recovered).
 func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
 	method := req.Method()
 	isCall := req.IsCall()
 	defer func() {
 		if r := recover(); r != nil {
-			s.log.Error("handler panicked; the server carries on",
-				zap.String("method", method), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
-			result, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("internal error in %s: %v", method, r))
+			result, err = nil, s.recovered(ctx, method, r)
 		}
 		if !isCall {
 			if err != nil {
@@ -169,6 +167,30 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 		}
 	}
 	return result, err
+}
+
+// recovered reports a handler's panic r and returns the error that
+// answers its request. The first panic in each method is logged with its
+// stack and shown to the user once; later ones in the same method are
+// logged on one line at debug level, so a panic on every keystroke does
+// not flood the log or the editor. The handlers hold no lock across code
+// that can panic (every lock is released by defer or before the call), so
+// the next request is served normally.
+func (s *Server) recovered(ctx context.Context, method string, r any) error {
+	key := "panic in " + method
+	s.mu.Lock()
+	first := !s.said[key]
+	s.said[key] = true
+	s.mu.Unlock()
+	if first {
+		s.log.Error("handler panicked; the server carries on",
+			zap.String("method", method), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+		s.notify(ctx, protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeError,
+			Message: fmt.Sprintf("wisp: internal error in %s (%v); wisp keeps running, and its log has the details", method, r)})
+	} else {
+		s.log.Debug("handler panicked again", zap.String("method", method), zap.Any("panic", r))
+	}
+	return jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("internal error in %s: %v", method, r))
 }
 
 // routes maps each method wisp serves to its route.

@@ -1,11 +1,9 @@
 package lsp
 
 import (
-	"cmp"
-	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"runtime/debug"
 	"sync"
 
 	"go.lsp.dev/uri"
@@ -20,29 +18,69 @@ var (
 	// ErrNotOpen: a request named a document the client never opened.
 	ErrNotOpen = errors.New("document is not open")
 	// ErrStaleVersion: a didChange carried a version older than the one
-	// the store holds.
+	// the store holds. The document is then out of sync.
 	ErrStaleVersion = errors.New("version goes backwards")
+	// ErrOutOfSync: a didChange for a document out of sync carried no full
+	// text, so it was not applied.
+	ErrOutOfSync = errors.New("document is out of sync")
 )
 
 // maxRecent is how many recently edited spans a document remembers.
 const maxRecent = 8
 
-// document is one open document. It is owned by the store and changed
-// only on the connection's ordered read loop (didOpen, didChange).
+// maxPending bounds the edits a document's tree may lag behind its text;
+// past it the tree is dropped and the next parse starts from scratch.
+const maxPending = 1024
+
+// document is one open document. Its text changes only on the
+// connection's ordered read loop (didOpen, didChange), under the store's
+// mu; its tree and index are brought up to date lazily, by whoever needs
+// them, outside the store's mu (see trees.go).
 type document struct {
+	// uri, path, languageID and lang are immutable.
 	uri        uri.URI
 	path       string
 	languageID string
 	lang       *syntax.Language // nil: plain text
-	version    int32
-	text       *text.Text
-	tree       *syntax.Tree // nil for plain text or when parsing failed
+
+	// The fields below are guarded by the store's mu.
+
+	version int32
+	text    *text.Text
+	// desync says why the document is out of sync with the client ("" when
+	// in sync): no suggestions or edits are made for it until the client
+	// sends its full text.
+	desync string
+	// tree was parsed from treeText. It is nil for plain text, for a text
+	// past the parse limits, and for documents not among the maxTrees most
+	// recently used. The store only copies, replaces and closes it under
+	// mu; parsing happens on a copy.
+	tree     *syntax.Tree
+	treeText *text.Text
+	// pending are the edits that turn pendingFrom into text, in order;
+	// when pendingFrom is treeText the tree can be reparsed incrementally.
+	// pendingFrom is nil when no edits are tracked (the next parse starts
+	// from scratch).
+	pending     []text.Edit
+	pendingFrom *text.Text
+	// parsing is non-nil while one goroutine parses the document; it is
+	// closed when that parse is done. Others wait for it rather than parse
+	// the same text again.
+	parsing chan struct{}
+	// refused is the last text the parser refused (too large); it is not
+	// tried again.
+	refused *text.Text
 	// recent holds recently edited byte spans of text, newest first.
 	recent []syntax.Span
 	// touched orders documents by last use (open, change, snapshot).
 	touched uint64
-	// index caches the definitions and imports of text; nil when stale.
-	index *gather.Index
+	// index caches the definitions and imports of indexText; nil when
+	// none was built yet.
+	index     *gather.Index
+	indexText *text.Text
+	// indexing is true while a request builds the index; others then use
+	// the index they find (of an older text) rather than wait.
+	indexing bool
 }
 
 // Snapshot is an immutable view of a document at one version. Its Tree is
@@ -56,9 +94,12 @@ type Snapshot struct {
 	Text       *text.Text
 	Tree       *syntax.Tree // nil for plain text
 	Recent     []syntax.Span
-	// Index is the document's definitions and imports; set on the
-	// snapshots all returns, which carry no tree.
+	// Index is the document's definitions and imports, read from Text;
+	// set on the snapshots context returns, which carry no tree.
 	Index *gather.Index
+	// OutOfSync: the server's text may differ from the client's; make no
+	// suggestion or edit for it.
+	OutOfSync bool
 }
 
 // Release frees the snapshot's tree. The snapshot must not be used after.
@@ -69,28 +110,20 @@ func (s *Snapshot) Release() {
 	}
 }
 
-// Limits that keep a large workspace cheap: context comes from the most
-// recently used documents only, and only those keep a syntax tree (the
-// largest thing a document holds); the others are parsed again on use.
-const (
-	maxContextDocs = 16
-	maxTrees       = 8
-)
-
 // store holds the open documents.
 type store struct {
-	mu    sync.Mutex // guards docs, clock and every document's tree
+	mu    sync.Mutex // guards docs, clock and the guarded fields of every document
 	docs  map[uri.URI]*document
 	clock uint64 // last touched value handed out
+	// parseHook, if set, is called before each parse, outside the lock;
+	// tests use it to hold a parse. Set before the store is used.
+	parseHook func(u uri.URI)
 }
 
 func newStore() *store { return &store{docs: map[uri.URI]*document{}} }
 
-// Parsing never takes a request's context: tree-sitter watches the
-// context from a goroutine of its own that can outlive the handler, and
-// a request context dies with its handler. A parse is fast and bounded.
-
-// open adds or replaces a document and parses it.
+// open adds or replaces a document. It does not parse: the first request
+// that needs the tree does, outside the store's lock.
 func (s *store) open(u uri.URI, languageID string, version int32, content string) *document {
 	d := &document{uri: u, path: pathOf(u), languageID: languageID, version: version, text: text.New(content)}
 	d.lang = syntax.Detect(languageID, d.path)
@@ -98,51 +131,88 @@ func (s *store) open(u uri.URI, languageID string, version int32, content string
 	old := s.docs[u]
 	s.docs[u] = d
 	s.touchLocked(d)
-	s.mu.Unlock()
-	if old != nil && old.tree != nil {
-		old.tree.Close()
+	var drop *syntax.Tree
+	if old != nil {
+		drop, old.tree = old.tree, nil
 	}
+	s.mu.Unlock()
+	freeTrees(drop)
 	return d
+}
+
+// changed is what an applied didChange did.
+type changed struct {
+	before, after *text.Text
+	edits         []text.Edit
+	// resynced: the change carried the full text of a document that was
+	// out of sync, which is now in sync again.
+	resynced bool
 }
 
 // change applies content changes, counted in enc, to the document at u.
 // It is all or nothing: on error the document keeps its old text and
-// version. It returns the text before and after and the byte edits made.
-func (s *store) change(u uri.URI, version int32, changes []text.Change, enc text.Encoding) (before, after *text.Text, edits []text.Edit, err error) {
+// version. A change with an older version than the document's, or one
+// that cannot be applied, puts the document out of sync and returns the
+// error that did; changes to a document out of sync are ignored
+// (ErrOutOfSync) until one carries the full text, which is applied
+// whatever its version. Only the ordered read loop calls change.
+func (s *store) change(u uri.URI, version int32, changes []text.Change, enc text.Encoding) (changed, error) {
 	s.mu.Lock()
 	d := s.docs[u]
+	var cur *text.Text
+	var desync string
+	var curVersion int32
+	if d != nil {
+		cur, desync, curVersion = d.text, d.desync, d.version
+	}
 	s.mu.Unlock()
 	if d == nil {
-		return nil, nil, nil, fmt.Errorf("%w: %s", ErrNotOpen, u)
+		return changed{}, fmt.Errorf("%w: %s", ErrNotOpen, u)
 	}
-	if version < d.version {
-		return nil, nil, nil, fmt.Errorf("%w: %s at version %d, change is for %d", ErrStaleVersion, u, d.version, version)
-	}
-	next, edits, err := d.text.Apply(changes, enc)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s version %d: %w", u, version, err)
-	}
-	// The document's tree is used under mu only: tree-sitter trees are not
-	// safe to share, even for reading, and snapshots copy it under mu.
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var tree *syntax.Tree
-	if d.tree != nil {
-		if tree, err = d.tree.Reparse(context.Background(), next, edits); err != nil {
-			tree = nil // fall back to a fresh parse below
+	full := -1 // the last change that replaces the whole text
+	for i, c := range changes {
+		if c.Range == nil {
+			full = i
 		}
 	}
-	if tree == nil && d.lang != nil {
-		tree, _ = syntax.Parse(context.Background(), d.lang, next)
+	var err error
+	switch {
+	case full >= 0:
+		changes = changes[full:] // what came before is replaced anyway
+	case desync != "":
+		return changed{}, fmt.Errorf("%w: %s (%s); change to version %d ignored", ErrOutOfSync, u, desync, version)
+	case version < curVersion:
+		err = fmt.Errorf("%w: %s at version %d, change is for %d", ErrStaleVersion, u, curVersion, version)
 	}
-	before = d.text
-	if d.tree != nil {
-		d.tree.Close()
+	var next *text.Text
+	var edits []text.Edit
+	if err == nil {
+		// Apply copies the text; the read loop is the only writer of
+		// d.text, so it may read it without the lock.
+		if next, edits, err = cur.Apply(changes, enc); err != nil {
+			err = fmt.Errorf("%s version %d: %w", u, version, err)
+		}
 	}
-	d.text, d.tree, d.version, d.index = next, tree, version, nil
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.docs[u] != d {
+		return changed{}, fmt.Errorf("%w: %s", ErrNotOpen, u)
+	}
+	if err != nil {
+		d.desync = err.Error()
+		return changed{}, err
+	}
+	d.text, d.version, d.desync = next, version, ""
+	if d.pendingFrom != nil {
+		d.pending = append(d.pending, edits...)
+		if len(d.pending) > maxPending {
+			d.pending, d.pendingFrom = nil, nil
+		}
+	}
 	d.recent = noteRecent(d.recent, edits)
 	s.touchLocked(d)
-	return before, next, edits, nil
+	return changed{before: cur, after: next, edits: edits, resynced: desync != ""}, nil
 }
 
 // noteRecent records edited spans (in the final text's offsets), newest
@@ -170,103 +240,81 @@ func noteRecent(recent []syntax.Span, edits []text.Edit) []syntax.Span {
 	return recent
 }
 
-// close forgets the document at u.
+// returnAfterClose is the size of a document whose close hands the Go
+// heap's free memory back to the system at once (debug.FreeOSMemory, a
+// garbage collection of a few milliseconds): otherwise a closed document
+// of tens of megabytes would keep counting in the process's RSS until the
+// runtime gets round to it, minutes later.
+const returnAfterClose = syntax.MaxParseBytes
+
+// close forgets the document at u and frees its tree and, for a large
+// document, its text.
 func (s *store) close(u uri.URI) {
 	s.mu.Lock()
 	d := s.docs[u]
 	delete(s.docs, u)
+	var drop *syntax.Tree
+	large := false
+	if d != nil {
+		drop = d.dropTreeLocked()
+		d.index, d.indexText = nil, nil
+		large = d.text.Len() > returnAfterClose
+	}
 	s.mu.Unlock()
-	if d != nil && d.tree != nil {
-		d.tree.Close()
+	freeTrees(drop)
+	if large {
+		debug.FreeOSMemory()
 	}
 }
 
-// snapshot returns an immutable view of the document at u.
+// snapshot returns an immutable view of the document at u, with a tree
+// for its text when it has a grammar and is within the parse limits. A
+// parse it needs runs outside the store's lock.
 func (s *store) snapshot(u uri.URI) (*Snapshot, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	d := s.docs[u]
+	if d != nil {
+		s.touchLocked(d)
+	}
+	s.mu.Unlock()
 	if d == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNotOpen, u)
 	}
-	s.touchLocked(d)
-	d.parseLocked()
-	return d.snapshotLocked(), nil
+	s.parse(d)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return d.snapshotLocked(true), nil
 }
 
 // version returns the version the store holds for u; ok is false when u
-// is not open. Unlike snapshot it copies nothing.
+// is not open or out of sync. Unlike snapshot it copies nothing.
 func (s *store) version(u uri.URI) (v int32, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if d := s.docs[u]; d != nil {
+	if d := s.docs[u]; d != nil && d.desync == "" {
 		return d.version, true
 	}
 	return 0, false
 }
 
-// touchLocked marks d as the most recently used document and drops the
-// trees of documents that fell out of the most recent maxTrees.
-func (s *store) touchLocked(d *document) {
-	s.clock++
-	d.touched = s.clock
-	if len(s.docs) <= maxTrees {
-		return
-	}
-	for _, old := range s.docs {
-		if old.tree != nil && old.touched+maxTrees <= s.clock && old != d {
-			if old.index == nil {
-				old.index = gather.NewIndex(old.tree)
-			}
-			old.tree.Close()
-			old.tree = nil
-		}
-	}
-}
-
-// parseLocked gives d a tree if its language has a grammar.
-func (d *document) parseLocked() {
-	if d.tree == nil && d.lang != nil {
-		d.tree, _ = syntax.Parse(context.Background(), d.lang, d.text)
-	}
-}
-
-func (d *document) snapshotLocked() *Snapshot {
+// snapshotLocked returns a view of d, with a copy of its tree if withTree
+// and the tree is up to date.
+func (d *document) snapshotLocked(withTree bool) *Snapshot {
 	snap := &Snapshot{URI: d.uri, Path: d.path, LanguageID: d.languageID, Version: d.version, Text: d.text,
-		Recent: append([]syntax.Span(nil), d.recent...)}
-	if d.tree != nil {
+		Recent: clampSpans(d.recent, d.text.Len()), OutOfSync: d.desync != ""}
+	if withTree && d.currentTreeLocked() {
 		snap.Tree = d.tree.Copy()
 	}
 	return snap
 }
 
-// context returns, for completion context, snapshots of the most recently
-// used documents other than skip, newest first: without trees, with their
-// definitions and imports indexed. Release each.
-func (s *store) context(skip uri.URI) []*Snapshot {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	docs := make([]*document, 0, len(s.docs))
-	for u, d := range s.docs {
-		if u != skip {
-			docs = append(docs, d)
-		}
-	}
-	slices.SortFunc(docs, func(a, b *document) int { return cmp.Compare(b.touched, a.touched) })
-	docs = docs[:min(len(docs), maxContextDocs)]
-	out := make([]*Snapshot, 0, len(docs))
-	for _, d := range docs {
-		if d.index == nil {
-			fresh := d.tree == nil
-			d.parseLocked()
-			d.index = gather.NewIndex(d.tree)
-			if fresh && d.tree != nil {
-				d.tree.Close() // parsed only to index: keep memory for recent trees
-				d.tree = nil
-			}
-		}
-		out = append(out, &Snapshot{URI: d.uri, Path: d.path, LanguageID: d.languageID, Version: d.version, Text: d.text,
-			Recent: append([]syntax.Span(nil), d.recent...), Index: d.index})
+// clampSpans returns a copy of spans, each clamped to [0, n].
+func clampSpans(spans []syntax.Span, n int) []syntax.Span {
+	out := make([]syntax.Span, 0, len(spans))
+	for _, r := range spans {
+		r.Start = max(0, min(r.Start, n))
+		r.End = max(r.Start, min(r.End, n))
+		out = append(out, r)
 	}
 	return out
 }
@@ -279,7 +327,7 @@ func (s *store) all(skip uri.URI) []*Snapshot {
 	out := make([]*Snapshot, 0, len(s.docs))
 	for u, d := range s.docs {
 		if u != skip {
-			out = append(out, d.snapshotLocked())
+			out = append(out, d.snapshotLocked(true))
 		}
 	}
 	return out
@@ -290,12 +338,14 @@ func (s *store) closeAll() {
 	s.mu.Lock()
 	docs := s.docs
 	s.docs = map[uri.URI]*document{}
-	s.mu.Unlock()
+	var drop []*syntax.Tree
 	for _, d := range docs {
-		if d.tree != nil {
-			d.tree.Close()
+		if t := d.dropTreeLocked(); t != nil {
+			drop = append(drop, t)
 		}
 	}
+	s.mu.Unlock()
+	freeTrees(drop...)
 }
 
 // pathOf returns the file path of a file: URI, or the URI itself.

@@ -38,6 +38,9 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 	if engine == nil {
 		return completion.Suggestion{}, errServerNotInitialized
 	}
+	if snap.OutOfSync {
+		return completion.Suggestion{}, nil // the editor's text is not known
+	}
 	others := s.docs.context(snap.URI)
 	defer func() {
 		for _, o := range others {

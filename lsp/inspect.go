@@ -23,6 +23,8 @@ type documentState struct {
 	Text     string `json:"text"`
 	Language string `json:"language,omitempty"`
 	Tree     string `json:"tree,omitempty"`
+	// OutOfSync: the server no longer knows the client's text.
+	OutOfSync bool `json:"outOfSync,omitempty"`
 }
 
 // document answers wisp/document.
@@ -32,7 +34,7 @@ func (s *Server) document(ctx context.Context, p *documentParams) (any, error) {
 		return nil, err
 	}
 	defer snap.Release()
-	st := documentState{Version: snap.Version, Text: snap.Text.String()}
+	st := documentState{Version: snap.Version, Text: snap.Text.String(), OutOfSync: snap.OutOfSync}
 	if snap.Tree != nil {
 		st.Language = snap.Tree.Language().Name()
 		st.Tree = snap.Tree.String()

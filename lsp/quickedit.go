@@ -46,6 +46,10 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 		return nil, err
 	}
 	defer snap.Release()
+	if snap.OutOfSync {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams,
+			fmt.Sprintf("wisp.quickEdit: %s is out of sync with the editor; reopen it", snap.URI))
+	}
 	if v := args.TextDocument.Version; v != nil && *v != snap.Version {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams,
 			fmt.Sprintf("wisp.quickEdit was asked for version %d of %s, which is now at version %d", *v, snap.URI, snap.Version))
@@ -112,6 +116,10 @@ func (s *Server) applyQuickEdit(ctx context.Context, snap *Snapshot, region edit
 		return err
 	}
 	defer cur.Release()
+	if cur.OutOfSync {
+		s.showOnce(ctx, protocol.MessageTypeWarning, "wisp: quick edit not applied: the document went out of sync with the editor")
+		return nil
+	}
 	changes := s.edits.changesSince(job, cur.Version)
 	rebased, err := edits.Rebase(diff, changes)
 	if err != nil {

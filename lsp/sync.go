@@ -2,12 +2,15 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/transport"
 )
@@ -18,6 +21,12 @@ import (
 func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	item := p.TextDocument
 	d := s.docs.open(item.URI, string(item.LanguageID), item.Version, item.Text)
+	if d.lang != nil {
+		if err := syntax.CheckSize(d.text); err != nil {
+			s.log.Info("document is used as plain text, without a syntax tree",
+				zap.String("uri", string(item.URI)), zap.Error(err))
+		}
+	}
 	if o, ok := s.currentModel().(transport.Observer); ok {
 		o.Observe(d.path, item.Text)
 	}
@@ -38,25 +47,47 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		}
 	}
 	u := p.TextDocument.URI
-	before, after, edits, err := s.docs.change(u, p.TextDocument.Version, changes, s.encoding())
-	if err != nil {
-		// The document keeps its last good state; the client will resend
-		// it in full on its next didOpen. Say so once.
-		s.showOnce(ctx, protocol.MessageTypeWarning, "wisp ignored an edit it could not apply: "+err.Error())
+	res, err := s.docs.change(u, p.TextDocument.Version, changes, s.encoding())
+	switch {
+	case errors.Is(err, ErrOutOfSync):
+		s.log.Debug("didChange ignored", zap.Error(err))
+		return nil
+	case errors.Is(err, ErrNotOpen):
 		return err
+	case err != nil:
+		s.desynced(ctx, u, err)
+		return nil
 	}
-	if e := s.currentEngine(); e != nil {
-		e.DidChange(string(u), before, after, edits)
+	e := s.currentEngine()
+	if e != nil {
+		e.DidChange(string(u), res.before, res.after, res.edits)
 	}
-	s.edits.didChange(u, p.TextDocument.Version, edits)
+	s.edits.didChange(u, p.TextDocument.Version, res.edits)
 	if w := s.currentIndexes(); w != nil && u.IsFile() {
-		w.edited(u, pathOf(u), after)
+		w.edited(u, pathOf(u), res.after)
 	}
 	if o, ok := s.currentModel().(transport.Observer); ok {
-		o.Observe(pathOf(u), after.String())
+		o.Observe(pathOf(u), res.after.String())
 	}
-	s.log.Debug("didChange", zap.String("uri", string(u)), zap.Int32("version", p.TextDocument.Version), zap.Int("edits", len(edits)))
+	if res.resynced {
+		s.log.Info("document back in sync: the client sent its full text",
+			zap.String("uri", string(u)), zap.Int32("version", p.TextDocument.Version))
+	}
+	s.log.Debug("didChange", zap.String("uri", string(u)), zap.Int32("version", p.TextDocument.Version), zap.Int("edits", len(res.edits)))
 	return nil
+}
+
+// desynced reports that the document at u went out of sync because of
+// err: one log line and one window/logMessage. Its generation stops; no
+// suggestion or edit is made for it until the client sends the full text
+// (a didChange without a range, or didClose and didOpen).
+func (s *Server) desynced(ctx context.Context, u uri.URI, err error) {
+	msg := fmt.Sprintf("wisp: %s is out of sync with the editor (%v); no suggestions for it until the editor sends its full text (reopen the file)", u, err)
+	s.log.Warn("document out of sync", zap.String("uri", string(u)), zap.Error(err))
+	if e := s.currentEngine(); e != nil {
+		e.DidClose(string(u))
+	}
+	s.notify(ctx, protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
 }
 
 func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {

@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -12,10 +13,36 @@ import (
 )
 
 type docState struct {
-	Version  int32  `json:"version"`
-	Text     string `json:"text"`
-	Language string `json:"language"`
-	Tree     string `json:"tree"`
+	Version   int32  `json:"version"`
+	Text      string `json:"text"`
+	Language  string `json:"language"`
+	Tree      string `json:"tree"`
+	OutOfSync bool   `json:"outOfSync"`
+}
+
+// fullChange sends a didChange that carries the whole text.
+func (e *fakeEditor) fullChange(uri string, version int, s string) {
+	e.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": version},
+		"contentChanges": []any{map[string]any{"text": s}},
+	})
+}
+
+// count returns how many notifications with method hold substr, after
+// the server has handled everything sent before (wisp/stats is served in
+// order, and notifications are sent before the answer that follows them).
+func (e *fakeEditor) count(method, substr string) int {
+	e.t.Helper()
+	e.mustCall("wisp/stats", map[string]any{}, nil)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := 0
+	for _, m := range e.notifications {
+		if m.method == method && strings.Contains(string(m.params), substr) {
+			n++
+		}
+	}
+	return n
 }
 
 func (e *fakeEditor) document(uri string) docState {
@@ -121,27 +148,86 @@ func checkDoc(t *testing.T, e *fakeEditor, uri, lang, want string, version int32
 }
 
 // Bad changes are refused whole: the document keeps its last good text
-// and version, and the server stays up.
+// and version, goes out of sync, and later incremental changes are not
+// applied to the old text; the server stays up.
 func TestBadChangesKeepTheDocument(t *testing.T) {
 	e := startServer(t, echoModel{}, config.Default())
 	e.initialize("initialize-nvim-0.12.4.json", nil)
 	uri := "file:///tmp/k.go"
 	e.open(uri, "go", "package k\n")
 	e.change(uri, 2, 0, 9, 0, 9, "ed")
-	good := "package ked\n"
-	checkDoc(t, e, uri, "go", good, 2)
-
-	e.change(uri, 3, 7, 0, 7, 0, "x")   // line past the end
-	e.change(uri, 4, 0, 5, 0, 2, "x")   // inverted range
-	e.change(uri, 1, 0, 0, 0, 0, "old") // version goes backwards
-	checkDoc(t, e, uri, "go", good, 2)
-
 	// A character past the end of a line means the line's end (LSP).
-	e.change(uri, 5, 0, 99, 0, 99, " // ok")
-	checkDoc(t, e, uri, "go", "package ked // ok\n", 5)
+	e.change(uri, 3, 0, 99, 0, 99, " // ok")
+	good := "package ked // ok\n"
+	checkDoc(t, e, uri, "go", good, 3)
 
-	// One warning reached the user for the first refused change.
-	e.waitFor("window/showMessage", func(p json.RawMessage) bool { return strings.Contains(string(p), "could not apply") })
+	v := 3
+	for _, bad := range []struct{ sl, sc, el, ec int }{
+		{7, 0, 7, 0}, // line past the end
+		{0, 5, 0, 2}, // inverted range
+	} {
+		e.change(uri, v+1, bad.sl, bad.sc, bad.el, bad.ec, "x")
+		e.change(uri, v+2, 0, 0, 0, 0, "// after\n") // not applied to the old text
+		if got := e.document(uri); got.Text != good || got.Version != int32(v) || !got.OutOfSync {
+			t.Fatalf("after a refused change: %q at version %d, out of sync %v; want %q at %d, out of sync", got.Text, got.Version, got.OutOfSync, good, v)
+		}
+		v += 3
+		e.fullChange(uri, v, good)
+		if got := e.document(uri); got.Text != good || got.Version != int32(v) || got.OutOfSync {
+			t.Fatalf("after the full text: %q at version %d, out of sync %v", got.Text, got.Version, got.OutOfSync)
+		}
+	}
+	// Each refusal told the client once, in its log.
+	if n := e.count("window/logMessage", "out of sync"); n != 2 {
+		t.Fatalf("%d out-of-sync log messages, want 2 (one per refusal)", n)
+	}
+}
+
+// A version going backwards puts the document out of sync: the next
+// change is not applied to the old text, no suggestion is made for it,
+// and a full text (or reopening) brings it back.
+func TestVersionBackwardsOutOfSync(t *testing.T) {
+	e := startServer(t, echoModel{reply: "x"}, config.Default())
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+	uri := "file:///tmp/v.go"
+	e.open(uri, "go", "package v\n")
+	e.change(uri, 5, 0, 9, 0, 9, "2")
+	if got, err := e.inline(context.Background(), uri, 0, 10); err != nil || got != "x" {
+		t.Fatalf("in sync: suggestion %q, %v", got, err)
+	}
+
+	e.change(uri, 4, 0, 0, 0, 0, "// old\n") // version goes backwards: refused
+	e.change(uri, 6, 0, 10, 0, 10, "3")      // the client's text is unknown now
+	st := e.document(uri)
+	if st.Text != "package v2\n" || st.Version != 5 || !st.OutOfSync {
+		t.Fatalf("after a stale version: %q at %d, out of sync %v; want the version 5 text, out of sync", st.Text, st.Version, st.OutOfSync)
+	}
+	if got, err := e.inline(context.Background(), uri, 0, 11); err != nil || got != "" {
+		t.Fatalf("out of sync: suggestion %q, %v; want none, no error", got, err)
+	}
+	if err := e.quickEdit(uri, 5, 0, "rename the package"); err == nil || !strings.Contains(err.Error(), "out of sync") {
+		t.Fatalf("quick edit out of sync: %v, want an out-of-sync error", err)
+	}
+	e.waitFor("window/logMessage", func(p json.RawMessage) bool { return strings.Contains(string(p), "out of sync") })
+
+	e.fullChange(uri, 7, "package v3\n")
+	if st := e.document(uri); st.Text != "package v3\n" || st.Version != 7 || st.OutOfSync {
+		t.Fatalf("after the full text: %+v", st)
+	}
+	if got, err := e.inline(context.Background(), uri, 0, 10); err != nil || got != "x" {
+		t.Fatalf("back in sync: suggestion %q, %v", got, err)
+	}
+
+	// Reopening also resyncs.
+	e.change(uri, 3, 0, 0, 0, 0, "//")
+	e.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	e.open(uri, "go", "package v4\n")
+	if st := e.document(uri); st.Text != "package v4\n" || st.OutOfSync {
+		t.Fatalf("after reopening: %+v", st)
+	}
+	if n := e.count("window/logMessage", "out of sync"); n != 2 {
+		t.Fatalf("%d out-of-sync log messages, want 2", n)
+	}
 }
 
 func TestPositionPastEndIsAnError(t *testing.T) {

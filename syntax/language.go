@@ -3,7 +3,6 @@ package syntax
 import (
 	"path/filepath"
 	"strings"
-	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
@@ -23,8 +22,8 @@ import (
 type Language struct {
 	name    string
 	grammar *sitter.Language
-	// parsers holds idle *sitter.Parser values already set to grammar.
-	parsers sync.Pool
+	// parsers reuses parsers set to grammar; never nil.
+	parsers *parserPool
 	// rules is the language's node-type table (see rules.go); never nil.
 	rules *rules
 }
@@ -37,13 +36,7 @@ func (l *Language) Name() string { return l.name }
 func (l *Language) String() string { return l.name }
 
 func newLanguage(name string, grammar *sitter.Language, r *rules) *Language {
-	l := &Language{name: name, grammar: grammar, rules: r}
-	l.parsers.New = func() any {
-		p := sitter.NewParser()
-		p.SetLanguage(grammar)
-		return p
-	}
-	return l
+	return &Language{name: name, grammar: grammar, rules: r, parsers: newParserPool(grammar)}
 }
 
 var (

@@ -26,8 +26,9 @@ type Tree struct {
 	tree *sitter.Tree
 }
 
-// Parse parses src from scratch. It fails only when lang is nil or ctx is
-// done before the parse completes.
+// Parse parses src from scratch. It fails when lang is nil, when src is
+// past the parse limits (ErrTooLarge, see CheckSize), or when ctx is done
+// before the parse completes.
 func Parse(ctx context.Context, lang *Language, src *text.Text) (*Tree, error) {
 	if lang == nil {
 		return nil, ErrNoLanguage
@@ -51,7 +52,8 @@ func Parse(ctx context.Context, lang *Language, src *text.Text) (*Tree, error) {
 // covering edit whose tree-sitter points are computed from t's text and
 // src. Edits that cannot describe the change from t's text to src (offsets
 // out of range, or lengths that do not add up) are ignored and src is
-// parsed from scratch, which gives the same tree, only slower.
+// parsed from scratch, which gives the same tree, only slower. Like Parse
+// it refuses a src past the parse limits with ErrTooLarge.
 //
 // Where src has syntax errors, tree-sitter's error recovery depends on the
 // subtrees it reuses, so ERROR nodes may sit differently than in a fresh
@@ -74,30 +76,38 @@ func (t *Tree) Reparse(ctx context.Context, src *text.Text, edits []text.Edit) (
 	return &Tree{lang: t.lang, src: src, tree: tr}, nil
 }
 
-// parse runs one parse with a pooled parser.
+// parse runs one parse with a pooled parser. It refuses a text past the
+// parse limits (see CheckSize) before copying anything.
 func (l *Language) parse(ctx context.Context, old *sitter.Tree, src *text.Text) (*sitter.Tree, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := CheckSize(src); err != nil {
+		return nil, err
+	}
 	content := bytesOf(src.String())
-	p := l.parsers.Get().(*sitter.Parser)
+	p := l.parsers.get()
 	tr, err := p.ParseCtx(ctx, old, content)
 	if err == nil && tr == nil {
 		err = sitter.ErrOperationLimit
 	}
 	// The binding raises the parser's cancellation flag from a goroutine
 	// when ctx ends, and can do so after the parse has finished; a parser
-	// whose ctx ended may be left flagged, so it is dropped, not pooled.
+	// whose ctx ended may be left flagged, so it is closed, not pooled.
 	if ctx.Err() == nil && err == nil {
-		l.parsers.Put(p)
+		l.parsers.put(p)
+	} else {
+		p.Close()
 	}
 	if errors.Is(err, sitter.ErrOperationLimit) && ctx.Err() == nil {
 		// No limit is ever set, so this is a stale cancellation flag on
 		// a pooled parser (see above): retry once on a fresh parser.
-		p := l.parsers.New().(*sitter.Parser)
+		p := l.parsers.fresh()
 		tr, err = p.ParseCtx(ctx, old, content)
 		if err == nil {
-			l.parsers.Put(p)
+			l.parsers.put(p)
+		} else {
+			p.Close()
 		}
 	}
 	if err != nil {
