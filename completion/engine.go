@@ -20,7 +20,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion/gather"
-	"github.com/wisp-lsp/wisp/completion/shape"
+	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
@@ -32,7 +32,7 @@ type Options struct {
 	Model  transport.Model
 	Config config.Completion
 	Log    *zap.Logger
-	// MaxTokens bounds each generation; 0 picks by plan (see maxTokens).
+	// MaxTokens bounds each generation; 0 picks by plan (see maxTokensFor).
 	MaxTokens int
 	// Status, if set, hears "generating", "idle" and "error" (with a short
 	// reason). It must not block.
@@ -45,8 +45,9 @@ type Query struct {
 	URI, Path, LanguageID string
 	Text                  *text.Text
 	// Tree is the caller's; the engine copies what it keeps. May be nil.
-	Tree   *syntax.Tree
-	Recent []syntax.Span
+	Tree *syntax.Tree
+	// History holds the user's recent edits across files, newest first.
+	History []history.Edit
 	// Cursor is a byte offset into Text.
 	Cursor int
 	// Others are the other open buffers, for context. Their trees are the
@@ -220,43 +221,18 @@ func (e *Engine) debounceLocked(uri string) time.Duration {
 
 // start launches a generation for q.
 func (e *Engine) start(q Query) *generation {
-	var tree *syntax.Tree
 	if q.Tree != nil {
-		tree = q.Tree.Copy()
+		q.Tree = q.Tree.Copy() // the generation's own, closed when it ends
 	}
-	plan := shape.Decide(q.Text, tree, q.Cursor)
-	ctxPieces := gather.Gather(gather.Input{
-		Buffer: gather.Buffer{Path: q.Path, LanguageID: q.LanguageID, Text: q.Text, Tree: tree, Recent: q.Recent},
-		Cursor: q.Cursor, Others: q.Others, Budget: e.opts.Config.Budget,
-	})
-	lang := q.LanguageID
-	if tree != nil {
-		lang = tree.Language().Name()
-	}
-	req := ctxPieces.Request(q.Path, lang)
-	req.Stop = append(req.Stop, plan.Stop...)
-	req.MaxTokens = e.maxTokens(plan)
-
+	b := BuildRequest(q, e.opts.Config.Budget, e.opts.MaxTokens)
 	genCtx, cancel := context.WithCancel(context.Background())
-	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: tree, plan: plan, cancel: cancel,
+	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: q.Tree, plan: b.Plan, cancel: cancel,
 		start: time.Now(), updated: make(chan struct{})}
 	e.stats.requests.Add(1)
 	e.status("generating", "")
 	e.wg.Add(1)
-	go e.run(genCtx, g, req)
+	go e.run(genCtx, g, b.Request)
 	return g
-}
-
-// maxTokens bounds a generation by its plan: a line needs few tokens, a
-// block more. Small bounds keep a superseded stream cheap.
-func (e *Engine) maxTokens(plan shape.Plan) int {
-	if e.opts.MaxTokens > 0 {
-		return e.opts.MaxTokens
-	}
-	if plan.Multiline {
-		return 256
-	}
-	return 64
 }
 
 // run streams g's generation from the model.

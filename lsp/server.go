@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/transport"
@@ -49,6 +50,8 @@ type Server struct {
 	opts Options
 	log  *zap.Logger
 	docs *store
+	// history logs the user's recent edits across documents; never nil.
+	history *history.History
 
 	mu sync.Mutex // guards the fields below
 	// conn and life are set once by Serve and never changed; life ends
@@ -82,7 +85,7 @@ type clientFeatures struct {
 // New returns a server ready to Serve one connection.
 func New(opts Options) *Server {
 	return &Server{opts: opts, log: opts.Log, docs: newStore(), cfg: opts.Config, said: map[string]bool{},
-		edits: newEditTracker()}
+		edits: newEditTracker(), history: history.New(0)}
 }
 
 // Serve speaks LSP over rwc until the client sends exit or the connection

@@ -45,6 +45,7 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		s.showOnce(ctx, protocol.MessageTypeWarning, "wisp ignored an edit it could not apply: "+err.Error())
 		return err
 	}
+	s.history.Record(pathOf(u), before, after, edits)
 	if e := s.currentEngine(); e != nil {
 		e.DidChange(string(u), before, after, edits)
 	}

@@ -163,12 +163,7 @@ func (m *WSModel) Close() error {
 // arrived (a stale or retiring connection) is sent once more on a fresh
 // connection.
 func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
-	instructions, input := RenderChat(req)
-	create := wsCreate{Type: "response.create", Model: m.model, Instructions: instructions,
-		Input: input, MaxOutputTokens: req.MaxTokens, Store: false}
-	if create.MaxOutputTokens == 0 {
-		create.MaxOutputTokens = m.maxTokens
-	}
+	create := m.create(req)
 	s := newSink(req, onDelta)
 	for attempt := 0; ; attempt++ {
 		res, err := m.generateOnce(ctx, s, create)
@@ -180,6 +175,20 @@ func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string
 		return res, err
 	}
 }
+
+// create returns the response.create frame for req, without its
+// stream_id (each attempt takes a new one).
+func (m *WSModel) create(req Request) wsCreate {
+	instructions, input := RenderChat(req)
+	create := wsCreate{Type: "response.create", Model: m.model, Instructions: instructions,
+		Input: input, MaxOutputTokens: req.MaxTokens, Store: false}
+	if create.MaxOutputTokens == 0 {
+		create.MaxOutputTokens = m.maxTokens
+	}
+	return create
+}
+
+func (m *WSModel) wire(req Request) (any, error) { return m.create(req), nil }
 
 func (m *WSModel) generateOnce(ctx context.Context, s *sink, create wsCreate) (Result, error) {
 	create.StreamID = "wisp-" + strconv.FormatUint(m.nextID.Add(1), 10)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/wisp-lsp/wisp/completion/gather"
-	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/completion/history"
 )
 
 // benchInput builds a 5,000-line Go file, the cursor in the middle, and
@@ -25,8 +25,9 @@ func benchInput(b *testing.B, cached bool) gather.Input {
 	for i := 0; i < 20; i++ {
 		other := "package main\n\n" + filler(fmt.Sprintf("O%d_", i), 80) + fmt.Sprintf("func Dial%d(addr string) *Conn {\n\treturn nil\n}\n", i)
 		o := buffer(b, fmt.Sprintf("other%d.go", i), other)
-		o.Recent = []syntax.Span{{Start: 1000, End: 1040}, {Start: 3000, End: 3001}}
 		in.Others = append(in.Others, o)
+		in.History = append(in.History, history.Edit{Path: o.Path, Line: 40, Lines: 1,
+			Diff: fmt.Sprintf("@@ -41,1 +41,1 @@\n-\treturn c + %d\n+\treturn c - %d", i, i)})
 	}
 	if cached {
 		in.Index = gather.NewIndex(in.Tree)

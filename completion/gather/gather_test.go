@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 )
@@ -61,9 +62,8 @@ func input(t testing.TB, budget int) (gather.Input, string) {
 	src = strings.Replace(src, "‸", "", 1)
 	other := "package main\n\n" + filler("Other", 5) + "// Dial connects.\nfunc Dial(addr string) *Conn {\n\treturn nil\n}\n"
 	o := buffer(t, "net.go", other)
-	edited := strings.Index(other, "func Other3")
-	o.Recent = []syntax.Span{{Start: edited, End: edited + 10}}
 	in := gather.Input{Buffer: buffer(t, "main.go", src), Cursor: cursor, Budget: budget}
+	in.History = []history.Edit{{Path: "net.go", Line: 13, Lines: 1, Diff: "@@ -14,1 +14,1 @@\n-func Other2(a, b int) int {\n+func Other3(a, b int) int {"}}
 	in.Others = []gather.Buffer{o}
 	return in, src
 }

@@ -13,6 +13,7 @@ import (
 // maxDefsPerName signatures.
 const (
 	usageLines     = 20
+	maxUsageBytes  = 4 << 10
 	maxDefsPerName = 2
 )
 
@@ -61,7 +62,9 @@ func (g *gatherer) signatures() []Piece {
 			found[i] = append(found[i], newPiece("signature", why, b.Path, d.Signature, d.Span))
 		}
 	}
-	add(g.in.Buffer, g.index.Defs, true)
+	if !g.plain {
+		add(g.in.Buffer, g.index.Defs, true)
+	}
 	for _, b := range g.in.Others {
 		add(b, indexOf(b).Defs, false)
 	}
@@ -84,9 +87,10 @@ func qualified(d syntax.Definition) string {
 func identifiers(doc *text.Text, cursor, n int) []use {
 	line := doc.LineOf(cursor)
 	first := max(0, line-n)
-	s := doc.String()[doc.LineStart(first):cursor]
+	from := max(doc.LineStart(first), cursor-maxUsageBytes)
+	s := doc.String()[from:cursor]
 	last := make(map[string]int)
-	l := first
+	l := doc.LineOf(from)
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
