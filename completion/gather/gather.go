@@ -113,11 +113,13 @@ func Gather(in Input) Context {
 	}
 	extras := g.extras(budget - g.windowTokens())
 	// Whatever the extras left grows the window; pieces of this file the
-	// grown window now shows are dropped, which frees more. Two rounds
-	// settle it: the second can only drop pieces, not add any.
-	for range 2 {
+	// grown window now shows are dropped, which frees more, until none is.
+	for {
 		g.grow(budget - g.windowTokens() - tokensOf(extras))
-		extras = g.dropCovered(extras)
+		n := len(extras)
+		if extras = g.dropCovered(extras); len(extras) == n {
+			break
+		}
 	}
 	return g.context(extras)
 }
