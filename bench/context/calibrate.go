@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+)
+
+// calibration is one language's bytes and real BPE token counts.
+type calibration struct {
+	Lang                 string
+	Bytes, CL100K, O200K int
+}
+
+// calibrationBytes caps how much of one tree is tokenised.
+const calibrationBytes = 1 << 20
+
+// calibrate counts real tokens for a sample of every measured tree's
+// files, grouped by language: up to calibrationBytes per tree, files taken
+// in an order fixed by their paths' hashes. The counting is done by
+// bench/context/tokenizer/count.mjs (cl100k_base and o200k_base).
+func calibrate(trees []measured) ([]calibration, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, "bench", "context", "tokenizer")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "gpt-tokenizer")); err != nil {
+		return nil, fmt.Errorf("calibration needs the tokenizer: run npm ci in %s", dir)
+	}
+	var in bytes.Buffer
+	enc := json.NewEncoder(&in)
+	for _, t := range trees {
+		files := append([]*file(nil), t.files...)
+		sort.Slice(files, func(i, j int) bool { return pathHash(files[i].Rel) < pathHash(files[j].Rel) })
+		total := 0
+		for _, f := range files {
+			if total >= calibrationBytes {
+				break
+			}
+			total += len(f.Src)
+			enc.Encode(map[string]string{"group": t.corpus.Lang, "text": f.Src})
+		}
+	}
+	cmd := exec.Command("node", "count.mjs")
+	cmd.Dir = dir
+	cmd.Stdin = &in
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("node count.mjs: %w", err)
+	}
+	var counts map[string]struct{ Bytes, Cl100k, O200k int }
+	if err := json.Unmarshal(out, &counts); err != nil {
+		return nil, fmt.Errorf("node count.mjs: %w", err)
+	}
+	var cs []calibration
+	for _, lang := range languages {
+		if c, ok := counts[lang]; ok {
+			cs = append(cs, calibration{Lang: lang, Bytes: c.Bytes, CL100K: c.Cl100k, O200K: c.O200k})
+		}
+	}
+	return cs, nil
+}
+
+func pathHash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}

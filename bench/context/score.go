@@ -1,0 +1,102 @@
+package main
+
+import (
+	"sort"
+	"strings"
+)
+
+// recall returns the share of targets found as whole words in ctx: 1 when
+// every target is there, 0 when none is (or ctx is empty). targets must
+// not be empty.
+func recall(ctx string, targets []string) float64 {
+	have := make(map[string]bool)
+	for _, w := range words(ctx, nil, 0, len(ctx)) {
+		have[w.name] = true
+	}
+	found := 0
+	for _, t := range targets {
+		if have[t] {
+			found++
+		}
+	}
+	return float64(found) / float64(len(targets))
+}
+
+// defIndex holds a workspace's definitions by name.
+type defIndex map[string][]definition
+
+// foreign returns the targets that f does not define and other files of
+// the workspace do, with those files' definitions.
+func (ix defIndex) foreign(f *file, targets []string) map[string][]definition {
+	out := make(map[string][]definition)
+	for _, t := range targets {
+		var other []definition
+		local := false
+		for _, d := range ix[t] {
+			if d.File == f.Rel {
+				local = true
+				break
+			}
+			other = append(other, d)
+		}
+		if !local && len(other) > 0 {
+			out[t] = other
+		}
+	}
+	return out
+}
+
+// presence returns how many of the names in defs have at least one of
+// their definitions shown in ctx: its signature line, squeezed, appears in
+// ctx squeezed the same way, and so does its container's for a member.
+func presence(ctx string, defs map[string][]definition) int {
+	flat := squeeze(ctx)
+	n := 0
+	for _, ds := range defs {
+		for _, d := range ds {
+			if strings.Contains(flat, d.Sig) && strings.Contains(flat, d.Parent) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// tally accumulates one method's scores over holes.
+type tally struct {
+	holes     int
+	recallSum float64
+	// defsShown and defsWanted count other-file definitions over holes
+	// that need at least one; presenceSum sums each such hole's share.
+	defHoles    int
+	presenceSum float64
+	// used and budget sum wisp's token accounting over holes whose
+	// document is larger than the budget; full counts those at >= 95%.
+	bigHoles int
+	useSum   float64
+	full     int
+}
+
+func (t *tally) add(o tally) {
+	t.holes += o.holes
+	t.recallSum += o.recallSum
+	t.defHoles += o.defHoles
+	t.presenceSum += o.presenceSum
+	t.bigHoles += o.bigHoles
+	t.useSum += o.useSum
+	t.full += o.full
+}
+
+func (t tally) recall() float64   { return ratio(t.recallSum, t.holes) }
+func (t tally) presence() float64 { return ratio(t.presenceSum, t.defHoles) }
+func (t tally) use() float64      { return ratio(t.useSum, t.bigHoles) }
+
+func ratio(sum float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+// sent is what wisp sends the model for one hole.
+type sent struct {
+	// Text is the rendered prompt (the user message; the fixed system
+	// instructions are left out, they name no identifier of the code).
+	Text string
+	// Used and Budget are wisp's own token accounting for the request.
+	Used, Budget int
+}
+
+// workspace is one corpus as wisp sees it.
+type workspace struct {
+	Root string
+	Lang string
+}
+
+// wispContext returns what wisp really sends for a completion at cursor in
+// doc, the text of ws's file rel as the user has it while typing: the
+// engine's builder (gather.Gather, Context.Request) rendered as the
+// WebSocket and SSE providers render it. It is the one place to change
+// when the request builder or the workspace index change.
+func wispContext(ws workspace, rel, doc string, cursor, budget int) sent {
+	path := filepath.ToSlash(rel)
+	t := text.New(doc)
+	var tree *syntax.Tree
+	if lang := syntax.Detect(ws.Lang, path); lang != nil {
+		tree, _ = syntax.Parse(context.Background(), lang, t)
+	}
+	if tree != nil {
+		defer tree.Close()
+	}
+	c := gather.Gather(gather.Input{
+		Buffer: gather.Buffer{Path: path, LanguageID: ws.Lang, Text: t, Tree: tree},
+		Cursor: cursor, Budget: budget,
+	})
+	lang := ws.Lang
+	if tree != nil {
+		lang = tree.Language().Name()
+	}
+	_, input := transport.RenderChat(c.Request(path, lang))
+	return sent{Text: input, Used: c.Tokens, Budget: c.Budget}
+}
