@@ -4,7 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/completion"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/transport"
@@ -27,7 +27,7 @@ type workspace struct {
 
 // wispContext returns what wisp really sends for a completion at cursor in
 // doc, the text of ws's file rel as the user has it while typing: the
-// engine's builder (gather.Gather, Context.Request) rendered as the
+// engine's builder (completion.BuildRequest) rendered as the
 // WebSocket and SSE providers render it. It is the one place to change
 // when the request builder or the workspace index change.
 func wispContext(ws workspace, rel, doc string, cursor, budget int) sent {
@@ -40,14 +40,7 @@ func wispContext(ws workspace, rel, doc string, cursor, budget int) sent {
 	if tree != nil {
 		defer tree.Close()
 	}
-	c := gather.Gather(gather.Input{
-		Buffer: gather.Buffer{Path: path, LanguageID: ws.Lang, Text: t, Tree: tree},
-		Cursor: cursor, Budget: budget,
-	})
-	lang := ws.Lang
-	if tree != nil {
-		lang = tree.Language().Name()
-	}
-	_, input := transport.RenderChat(c.Request(path, lang))
-	return sent{Text: input, Used: c.Tokens, Budget: c.Budget}
+	b := completion.BuildRequest(completion.Query{Path: path, LanguageID: ws.Lang, Text: t, Tree: tree, Cursor: cursor}, budget, 0)
+	_, input := transport.RenderChat(b.Request)
+	return sent{Text: input, Used: b.Context.Tokens, Budget: b.Context.Budget}
 }

@@ -1,7 +1,9 @@
 package gather
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wisp-lsp/wisp/syntax"
@@ -9,12 +11,15 @@ import (
 
 // Shares of the extras budget, in percent, each of what is left after
 // the pieces before it: imports may take at most importShare, recent
-// edits recentShare, workspace definitions definitionShare; signatures
-// take the rest.
+// edits recentShare, workspace definitions definitionShare; then come the
+// declaration of the type the cursor's method belongs to and the
+// signatures of what the code near the cursor uses, and the file's other
+// signatures (its outline) may take outlineShare of what remains.
 const (
 	importShare     = 40
 	recentShare     = 30
 	definitionShare = 60
+	outlineShare    = 50
 	// maxHeaderBytes bounds one enclosing header (long parameter lists).
 	maxHeaderBytes = 400
 	// maxRecentEdits bounds the recent edits shown.
@@ -24,11 +29,18 @@ const (
 // extras chooses the pieces beyond the window, within tokens.
 func (g *gatherer) extras(tokens int) []Piece {
 	var out []Piece
+	type key struct {
+		path string
+		span syntax.Span
+	}
+	seen := make(map[key]bool)
 	take := func(ps []Piece, limit int) {
 		for _, p := range ps {
-			if p.Text == "" || p.Tokens > tokens || p.Tokens > limit {
+			k := key{p.Path, p.span}
+			if p.Text == "" || p.Tokens > tokens || p.Tokens > limit || seen[k] {
 				continue
 			}
+			seen[k] = true
 			tokens -= p.Tokens
 			limit -= p.Tokens
 			out = append(out, p)
@@ -43,7 +55,9 @@ func (g *gatherer) extras(tokens int) []Piece {
 	}
 	take(g.recent(), tokens*recentShare/100)
 	take(g.definitions(tokens*definitionShare/100), tokens*definitionShare/100)
+	take(g.typeOf(), tokens)
 	take(g.signatures(), tokens)
+	take(g.outline(), tokens*outlineShare/100)
 	return out
 }
 
@@ -58,12 +72,30 @@ func (g *gatherer) enclosing() []Piece {
 		if start >= g.prefixStart {
 			continue
 		}
-		end := runeEnd(s, max(start, min(sc.Header.End, g.prefixStart, start+maxHeaderBytes)), start)
-		h := strings.TrimRight(s[start:end], " \t\r\n")
+		h := g.signatureAt(start)
+		if h == "" {
+			end := runeEnd(s, max(start, min(sc.Header.End, g.prefixStart, start+maxHeaderBytes)), start)
+			h = strings.TrimRight(s[start:end], " \t\r\n")
+		}
 		why := fmt.Sprintf("%s %s encloses the cursor, from %s", sc.Kind, nameOr(sc.Name, "(anonymous)"), lineName(g.doc, start))
 		out = append(out, newPiece("enclosing", why, g.in.Path, h, syntax.Span{Start: start, End: start + len(h)}))
 	}
 	return out
+}
+
+// signatureAt returns the signature of this file's definition starting
+// at off, or "" when the index has none there. A header read from the
+// text may run on over the comments above the body; the signature never
+// does.
+func (g *gatherer) signatureAt(off int) string {
+	defs := g.index.Defs
+	i, ok := slices.BinarySearchFunc(defs, off, func(d syntax.Definition, off int) int { return cmp.Compare(d.Span.Start, off) })
+	for ; ok && i < len(defs) && defs[i].Span.Start == off; i++ {
+		if defs[i].Signature != "" {
+			return defs[i].Signature
+		}
+	}
+	return ""
 }
 
 // imports returns the import section lying before the window, cut to

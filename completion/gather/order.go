@@ -10,7 +10,7 @@ import (
 // they share the longest exact prompt prefix (which is what model servers
 // cache). The file's imports come first, then workspace definitions and
 // other files' signatures (by file and position, not by rank, which moves
-// with the cursor), then this file's signatures and enclosing headers,
+// with the cursor), then this file's signatures, type declarations and enclosing headers,
 // then recent edits, oldest first, so a new edit is appended rather than
 // inserted.
 func promptOrder(ps []Piece, path string) []Piece {
@@ -26,7 +26,7 @@ func promptOrder(ps []Piece, path string) []Piece {
 			k.rank = 0
 		case p.Kind == "definition" || p.Kind == "signature" && p.Path != path:
 			k.rank = 1
-		case p.Kind == "signature":
+		case p.Kind == "signature" || p.Kind == "type":
 			k.rank = 2
 		case p.Kind == "enclosing":
 			k.rank = 3

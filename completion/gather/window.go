@@ -10,16 +10,17 @@ import (
 
 // Window growth. The window around the cursor grows one whole line at a
 // time on the side whose next line ranks first: a line d lines above the
-// cursor ranks d, a line d lines below ranks d*suffixWeight/weightScale.
-// Code after the cursor is what the continuation runs into (the rest of
-// the block, the calls it must agree with), so it is worth nearly as much
-// as code before; the weight only tilts ties towards the prefix. The
-// split adapts by itself: near the end of a file the prefix takes what the
-// suffix cannot use, and the other way round near the top. No side ever
-// stops at a scope end: while the user types, braces are unbalanced and
-// the tree's scopes end wherever the parser gave up.
+// cursor ranks d, a line d lines below ranks d*suffixWeight/weightScale,
+// ties going to the prefix. Code after the cursor is what the
+// continuation runs into (the rest of the block, the calls it must agree
+// with, the names it reuses), so it is worth as much as code before: the
+// weights are equal. The split adapts by itself: near the end of a file
+// the prefix takes what the suffix cannot use, and the other way round
+// near the top. No side ever stops at a scope end: while the user types,
+// braces are unbalanced and the tree's scopes end wherever the parser
+// gave up.
 const (
-	suffixWeight = 15
+	suffixWeight = 10
 	weightScale  = 10
 	// maxLineBytes is the longest line read as code: a longer line (a
 	// minified bundle, a data literal) is read as plain text, and a window
