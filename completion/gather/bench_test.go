@@ -2,8 +2,10 @@ package gather_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/completion/history"
@@ -43,9 +45,40 @@ func benchInput(b *testing.B, cached bool) gather.Input {
 func BenchmarkGather(b *testing.B) {
 	in := benchInput(b, true)
 	b.ResetTimer()
+	var times []time.Duration
 	for b.Loop() {
+		start := time.Now()
 		gather.Gather(in)
+		times = append(times, time.Since(start))
 	}
+	reportPercentiles(b, times)
+}
+
+// BenchmarkGatherLongLine measures a cursor in a 14 KB minified line.
+func BenchmarkGatherLongLine(b *testing.B) {
+	src := "var app=function(){" + strings.Repeat("function a(t,e){return t*e+1};", 450) + "}();\n"
+	in := gather.Input{Buffer: buffer(b, "app.min.js", src), Cursor: len(src) / 2, Budget: 1024}
+	in.Index = gather.NewIndex(in.Tree)
+	b.ResetTimer()
+	var times []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		gather.Gather(in)
+		times = append(times, time.Since(start))
+	}
+	reportPercentiles(b, times)
+}
+
+// reportPercentiles adds the p50 and p99 of times to the benchmark's
+// figures: context assembly is on every request's path, so its tail
+// matters more than its mean.
+func reportPercentiles(b *testing.B, times []time.Duration) {
+	if len(times) == 0 {
+		return
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
 }
 
 // BenchmarkGatherUncached is BenchmarkGather with every buffer's Index

@@ -57,7 +57,7 @@ func (g *gatherer) extras(tokens int) []Piece {
 	take(g.definitions(tokens*definitionShare/100), tokens*definitionShare/100)
 	take(g.typeOf(), tokens)
 	take(g.signatures(), tokens)
-	take(g.outline(), tokens*outlineShare/100)
+	take(g.outline(tokens*outlineShare/100, func(sp syntax.Span) bool { return seen[key{g.in.Path, sp}] }), tokens)
 	return out
 }
 

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/wisp-lsp/wisp/syntax"
 )
@@ -61,52 +60,51 @@ func (g *gatherer) typeOf() []Piece {
 	return nil
 }
 
-// outline returns the signatures of this file's definitions that the
-// window does not show: the siblings of the method around the cursor
-// first, then by distance from the cursor. They name what the code being
-// written can call.
-func (g *gatherer) outline() []Piece {
+// outline returns, within tokens, the signatures of this file's
+// definitions that the window does not show and skip does not name: the
+// siblings of the method around the cursor first, then the others, each
+// group nearest to the cursor first. They name what the code being
+// written can call. Definitions are in source order, so it walks outwards
+// from the cursor without sorting.
+func (g *gatherer) outline(tokens int, skip func(syntax.Span) bool) []Piece {
 	if g.plain {
 		return nil
 	}
+	defs := g.index.Defs
 	parent := ""
-	for _, d := range g.index.Defs {
+	for _, d := range defs {
 		if d.Parent != "" && d.Span.Start <= g.cursor && g.cursor <= d.Span.End {
 			parent = d.Parent
 		}
 	}
-	type ranked struct {
-		d       syntax.Definition
-		sibling bool
-		dist    int
-	}
-	var rs []ranked
-	for _, d := range g.index.Defs {
-		if d.Signature == "" || d.Span.Start < g.suffixEnd && d.Span.End > g.prefixStart {
+	split, _ := slices.BinarySearchFunc(defs, g.cursor, func(d syntax.Definition, off int) int { return cmp.Compare(d.Span.Start, off) })
+	var out []Piece
+	for _, siblings := range []bool{true, false} {
+		if siblings && parent == "" {
 			continue
 		}
-		dist := d.Span.Start - g.cursor
-		if d.Span.End <= g.prefixStart {
-			dist = g.cursor - d.Span.End
-		}
-		rs = append(rs, ranked{d: d, sibling: parent != "" && d.Parent == parent, dist: dist})
-	}
-	slices.SortStableFunc(rs, func(a, b ranked) int {
-		if a.sibling != b.sibling {
-			if a.sibling {
-				return -1
+		for i, j := split-1, split; (i >= 0 || j < len(defs)) && tokens > 0; {
+			var d syntax.Definition
+			if j >= len(defs) || i >= 0 && g.cursor-defs[i].Span.End <= defs[j].Span.Start-g.cursor {
+				d, i = defs[i], i-1
+			} else {
+				d, j = defs[j], j+1
 			}
-			return 1
+			if (parent != "" && d.Parent == parent) != siblings || d.Signature == "" ||
+				d.Span.Start < g.suffixEnd && d.Span.End > g.prefixStart || skip(d.Span) {
+				continue
+			}
+			if Estimate(d.Signature) > tokens {
+				continue
+			}
+			why := "defined in this file, " + lineName(g.doc, d.Span.Start)
+			if siblings {
+				why = "a sibling method of " + d.Parent + ", " + lineName(g.doc, d.Span.Start)
+			}
+			p := newPiece("signature", why, g.in.Path, d.Signature, d.Span)
+			tokens -= p.Tokens
+			out = append(out, p)
 		}
-		return cmp.Compare(a.dist, b.dist)
-	})
-	out := make([]Piece, 0, len(rs))
-	for _, r := range rs {
-		why := "defined in this file, " + lineName(g.doc, r.d.Span.Start)
-		if r.sibling {
-			why = fmt.Sprintf("a sibling method of %s, %s", r.d.Parent, lineName(g.doc, r.d.Span.Start))
-		}
-		out = append(out, newPiece("signature", why, g.in.Path, strings.TrimSpace(r.d.Signature), r.d.Span))
 	}
 	return out
 }
