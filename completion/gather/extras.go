@@ -117,11 +117,32 @@ func (g *gatherer) imports(tokens int) (Piece, bool) {
 		}
 		b.WriteString(s[start:end])
 	}
-	text := wholeLines(strings.TrimRight(b.String(), " \t\r\n"), bytesFor(tokens))
+	text := linesWithin(strings.TrimRight(b.String(), " \t\r\n"), tokens)
 	if text == "" {
 		return Piece{}, false
 	}
 	return newPiece("imports", "the file's imports, above the window", g.in.Path, text, syntax.Span{Start: first, End: first + len(text)}), true
+}
+
+// linesWithin returns the longest run of s's first lines whose estimate
+// is at most tokens.
+func linesWithin(s string, tokens int) string {
+	limit := tokens * milliPerToken
+	if cost(s, limit) <= limit {
+		return s
+	}
+	end, c := 0, 0
+	for end < len(s) {
+		next := len(s)
+		if i := strings.IndexByte(s[end:], '\n'); i >= 0 {
+			next = end + i + 1
+		}
+		if c += cost(s[end:next], limit); c > limit {
+			break
+		}
+		end = next
+	}
+	return strings.TrimRight(s[:end], "\r\n")
 }
 
 // wholeLines returns the longest run of s's first lines within n bytes;

@@ -107,7 +107,7 @@ func Gather(in Input) Context {
 		g.scopes = scopesAt(in.Tree, g.cursor)
 	}
 	g.prefixStart, g.suffixEnd = g.cursor, g.cursor
-	if Estimate(doc.String()) <= budget {
+	if limit := budget * milliPerToken; cost(doc.String(), limit) <= limit {
 		g.prefixStart, g.suffixEnd = 0, doc.Len()
 	} else {
 		g.grow(budget - budget*extrasShare/100)

@@ -39,19 +39,20 @@ func (g *gatherer) longLine() bool {
 // its bytes; a side that ends inside a line first grows to the whole
 // line; then whole lines are added in rank order; when the next line on
 // both sides is too long to fit, the rest goes to as many of its bytes as
-// fit, and the next call carries on from there.
+// fit, and the next call carries on from there. It counts in thousandths
+// of a token (cost), keeping back one token for each side's rounding.
 func (g *gatherer) grow(tokens int) {
-	left := bytesFor(tokens) - 7 // two pieces may each round up a token
+	left := (tokens - 2) * milliPerToken
 	if left <= 0 {
 		return
 	}
-	doc := g.doc
+	doc, s := g.doc, g.doc.String()
 	if g.prefixStart == g.cursor && g.suffixEnd == g.cursor {
 		l := doc.LineOf(g.cursor)
 		start, end := doc.LineStart(l), doc.LineEnd(l)
-		if end-start <= left && end-start <= maxLineBytes {
+		if c := cost(s[start:end], left); end-start <= maxLineBytes && c <= left {
 			g.prefixStart, g.suffixEnd = start, end
-			left -= end - start
+			left -= c
 		} else {
 			g.prefixCut, g.suffixCut = g.cursor > start, g.cursor < end
 		}
@@ -60,10 +61,17 @@ func (g *gatherer) grow(tokens int) {
 		return
 	}
 	cl := doc.LineOf(g.cursor)
+	upAt, upCost, downAt, downCost := -1, 0, -1, 0 // the next lines' costs, kept while they wait
 	for left > 0 {
 		up, down := g.nextAbove(), g.nextBelow()
-		upOK := up >= 0 && g.prefixStart-up <= left
-		downOK := down >= 0 && down-g.suffixEnd <= left
+		if up >= 0 && up != upAt {
+			upAt, upCost = up, cost(s[up:g.prefixStart], left)
+		}
+		if down >= 0 && down != downAt {
+			downAt, downCost = down, cost(s[g.suffixEnd:down], left)
+		}
+		upOK := up >= 0 && upCost <= left
+		downOK := down >= 0 && downCost <= left
 		switch {
 		case upOK && downOK:
 			if (cl-doc.LineOf(up))*weightScale <= (doc.LineOf(down)-cl)*suffixWeight {
@@ -76,43 +84,76 @@ func (g *gatherer) grow(tokens int) {
 			return
 		}
 		if upOK {
-			left -= g.prefixStart - up
+			left -= upCost
 			g.prefixStart = up
 		} else {
-			left -= down - g.suffixEnd
+			left -= downCost
 			g.suffixEnd = down
 		}
 	}
 }
 
 // growCuts grows the sides of the window that end inside a line within
-// that line, by at most left bytes, three quarters before the cursor and
-// the rest after, either side giving the other what it cannot use. A
-// side that reaches its line's end is no longer cut. It returns the bytes
-// left.
+// that line, by at most left (in thousandths of a token), three quarters
+// before the cursor and the rest after, either side giving the other what
+// it cannot use. A side that reaches its line's end is no longer cut. It
+// returns what is left.
 func (g *gatherer) growCuts(left int) int {
 	if !g.prefixCut && !g.suffixCut {
 		return left
 	}
 	doc, s := g.doc, g.doc.String()
 	lineStart, lineEnd := doc.LineStart(doc.LineOf(g.prefixStart)), doc.LineEnd(doc.LineOf(g.suffixEnd))
-	roomBefore, roomAfter := 0, 0
+	before, after := "", ""
 	if g.prefixCut {
-		roomBefore = g.prefixStart - lineStart
+		before = s[lineStart:g.prefixStart]
 	}
 	if g.suffixCut {
-		roomAfter = lineEnd - g.suffixEnd
+		after = s[g.suffixEnd:lineEnd]
 	}
-	before := min(roomBefore, left*3/4)
-	after := min(roomAfter, left-before)
-	before = min(roomBefore, left-after)
-	start := runeStart(s, g.prefixStart-before, g.prefixStart)
-	end := runeEnd(s, g.suffixEnd+after, g.suffixEnd)
-	left -= g.prefixStart - start + end - g.suffixEnd
+	nb, cb := fitTail(before, left*3/4)
+	na, ca := fitHead(after, left-cb)
+	if na == len(after) {
+		nb, cb = fitTail(before, left-ca)
+	}
+	start := runeStart(s, g.prefixStart-nb, g.prefixStart)
+	end := runeEnd(s, g.suffixEnd+na, g.suffixEnd)
 	g.prefixStart, g.suffixEnd = start, end
 	g.prefixCut = g.prefixCut && start > lineStart
 	g.suffixCut = g.suffixCut && end < lineEnd
-	return left
+	return left - cb - ca
+}
+
+// fitTail returns how many of s's last bytes fit within limit, and their
+// cost; fitHead the same for s's first bytes. They search by halving, each
+// probe reading at most what limit allows.
+func fitTail(s string, limit int) (n, c int) {
+	return fit(len(s), limit, func(n int) int { return cost(s[len(s)-n:], limit) })
+}
+
+func fitHead(s string, limit int) (n, c int) {
+	return fit(len(s), limit, func(n int) int { return cost(s[:n], limit) })
+}
+
+// fit returns the largest n <= size with costOf(n) <= limit, and that
+// cost.
+func fit(size, limit int, costOf func(n int) int) (n, c int) {
+	if limit <= 0 || size == 0 {
+		return 0, 0
+	}
+	if c := costOf(size); c <= limit {
+		return size, c
+	}
+	lo, hi := 0, size // costOf(lo) <= limit < costOf(hi)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if costOf(mid) <= limit {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo, costOf(lo)
 }
 
 // nextAbove returns where the window would start with one more line
@@ -133,17 +174,23 @@ func (g *gatherer) nextBelow() int {
 	return g.doc.LineEnd(g.doc.LineOf(g.suffixEnd) + 1)
 }
 
-// cutLines spends the last left bytes on the tail of the line above the
-// window, else on the head of the line below, and ends the growth there.
+// cutLines spends what is left (in thousandths of a token) on the tail of
+// the line above the window, else on the head of the line below; that
+// side then ends inside its line.
 func (g *gatherer) cutLines(left int) {
 	s := g.doc.String()
-	switch {
-	case g.nextAbove() >= 0:
-		g.prefixStart = runeStart(s, g.prefixStart-left, g.prefixStart)
-		g.prefixCut = true
-	case g.nextBelow() >= 0:
-		g.suffixEnd = runeEnd(s, g.suffixEnd+left, g.suffixEnd)
-		g.suffixCut = true
+	if up := g.nextAbove(); up >= 0 {
+		n, _ := fitTail(s[up:g.prefixStart], left)
+		if start := runeStart(s, g.prefixStart-n, g.prefixStart); start < g.prefixStart {
+			g.prefixStart, g.prefixCut = start, true
+			return
+		}
+	}
+	if down := g.nextBelow(); down >= 0 {
+		n, _ := fitHead(s[g.suffixEnd:down], left)
+		if end := runeEnd(s, g.suffixEnd+n, g.suffixEnd); end > g.suffixEnd {
+			g.suffixEnd, g.suffixCut = end, true
+		}
 	}
 }
 
