@@ -106,10 +106,13 @@ func Gather(in Input) Context {
 	if g.plain = g.longLine(); !g.plain {
 		g.scopes = scopesAt(in.Tree, g.cursor)
 	}
-	g.prefixStart, g.suffixEnd = g.cursor, g.cursor
 	if limit := budget * milliPerToken; cost(doc.String(), limit) <= limit {
 		g.prefixStart, g.suffixEnd = 0, doc.Len()
-	} else {
+	}
+	if g.prefixStart != 0 || g.suffixEnd != doc.Len() || g.windowTokens() > budget {
+		// Larger than the budget (or only just fitting, with the token the
+		// cut at the cursor may add): a window.
+		g.prefixStart, g.suffixEnd = g.cursor, g.cursor
 		g.grow(budget - budget*extrasShare/100)
 	}
 	extras := g.extras(budget - g.windowTokens())

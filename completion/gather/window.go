@@ -41,6 +41,9 @@ func (g *gatherer) longLine() bool {
 // both sides is too long to fit, the rest goes to as many of its bytes as
 // fit, and the next call carries on from there. It counts in thousandths
 // of a token (cost), keeping back one token for each side's rounding.
+// Costs add up: the window's two sides are estimated apart, and a piece
+// joined to a side never costs more than it did alone (a word or number
+// joined to another only gets cheaper).
 func (g *gatherer) grow(tokens int) {
 	left := (tokens - 2) * milliPerToken
 	if left <= 0 {
@@ -50,7 +53,7 @@ func (g *gatherer) grow(tokens int) {
 	if g.prefixStart == g.cursor && g.suffixEnd == g.cursor {
 		l := doc.LineOf(g.cursor)
 		start, end := doc.LineStart(l), doc.LineEnd(l)
-		if c := cost(s[start:end], left); end-start <= maxLineBytes && c <= left {
+		if c := cost(s[start:g.cursor], left) + cost(s[g.cursor:end], left); end-start <= maxLineBytes && c <= left {
 			g.prefixStart, g.suffixEnd = start, end
 			left -= c
 		} else {
