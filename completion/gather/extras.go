@@ -29,14 +29,18 @@ const (
 // extras chooses the pieces beyond the window, within tokens.
 func (g *gatherer) extras(tokens int) []Piece {
 	var out []Piece
+	// key names what a piece shows: a recent edit, or the code starting
+	// at an offset of a file (a signature and a type declaration of one
+	// definition are the same thing twice).
 	type key struct {
-		path string
-		span syntax.Span
+		recent bool
+		path   string
+		start  int
 	}
 	seen := make(map[key]bool)
 	take := func(ps []Piece, limit int) {
 		for _, p := range ps {
-			k := key{p.Path, p.span}
+			k := key{p.Kind == "recent", p.Path, p.span.Start}
 			if p.Text == "" || p.Tokens > tokens || p.Tokens > limit || seen[k] {
 				continue
 			}
@@ -57,7 +61,7 @@ func (g *gatherer) extras(tokens int) []Piece {
 	take(g.definitions(tokens*definitionShare/100), tokens*definitionShare/100)
 	take(g.typeOf(), tokens)
 	take(g.signatures(), tokens)
-	take(g.outline(tokens*outlineShare/100, func(sp syntax.Span) bool { return seen[key{g.in.Path, sp}] }), tokens)
+	take(g.outline(tokens*outlineShare/100, func(sp syntax.Span) bool { return seen[key{false, g.in.Path, sp.Start}] }), tokens)
 	return out
 }
 
