@@ -115,7 +115,14 @@ func Gather(in Input) Context {
 		g.prefixStart, g.suffixEnd = g.cursor, g.cursor
 		g.grow(budget - budget*extrasShare/100)
 	}
-	extras := g.extras(budget - g.windowTokens())
+	// Beside a window, the extras' allowance is a fixed share, not what
+	// the first growth happened to leave, so that it does not change with
+	// every keystroke; beside the whole file, it is all that is left.
+	allowance := budget - g.windowTokens()
+	if g.prefixStart != 0 || g.suffixEnd != doc.Len() {
+		allowance = min(allowance, budget*extrasShare/100)
+	}
+	extras := g.extras(allowance)
 	// Whatever the extras left grows the window; pieces of this file the
 	// grown window now shows are dropped, which frees more, until none is.
 	for {

@@ -146,13 +146,14 @@ func TestContextJSONAndRequest(t *testing.T) {
 	if req.Prefix != c.Prefix || req.Suffix != c.Suffix || req.Language != "go" || req.Path != "main.go" {
 		t.Errorf("request %+v does not carry the windows", req)
 	}
-	// Prompt order: what changes least first (the imports), this file's
-	// enclosing header after other files' signatures, recent edits last.
+	// Prompt order: what changes least first (the imports), other files'
+	// signatures, this file's enclosing header, then its signatures,
+	// recent edits last.
 	var order []string
 	for _, s := range req.Context {
 		order = append(order, strings.SplitN(s.Text, "\n", 2)[0])
 	}
-	want := []string{"import (", "func Dial(addr string) *Conn", "func Open(name string, flags int) (*os.File, error)", "func process(names []string) error", "@@ -14,1 +14,1 @@"}
+	want := []string{"import (", "func Dial(addr string) *Conn", "func process(names []string) error", "func Open(name string, flags int) (*os.File, error)", "@@ -14,1 +14,1 @@"}
 	if !slices.Equal(order, want) {
 		t.Errorf("snippets in order %q, want %q", order, want)
 	}

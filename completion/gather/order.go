@@ -8,11 +8,13 @@ import (
 // promptOrder sorts the extra pieces into the order the prompt shows
 // them: what changes least between consecutive requests first, so that
 // they share the longest exact prompt prefix (which is what model servers
-// cache). The file's imports come first, then workspace definitions and
-// other files' signatures (by file and position, not by rank, which moves
-// with the cursor), then this file's signatures, type declarations and enclosing headers,
-// then recent edits, oldest first, so a new edit is appended rather than
-// inserted.
+// cache). The file's imports come first; then workspace definitions and
+// other files' signatures; then the declarations around the cursor (the
+// method's type, the enclosing headers), which hold while the user stays
+// in one function; then this file's signatures, which follow the names
+// near the cursor; then recent edits, oldest first, so a new edit is
+// appended rather than inserted. Within a group pieces go by file and
+// position, never by rank, which moves with every keystroke.
 func promptOrder(ps []Piece, path string) []Piece {
 	type keyed struct {
 		p         Piece
@@ -26,9 +28,9 @@ func promptOrder(ps []Piece, path string) []Piece {
 			k.rank = 0
 		case p.Kind == "definition" || p.Kind == "signature" && p.Path != path:
 			k.rank = 1
-		case p.Kind == "signature" || p.Kind == "type":
+		case p.Kind == "type" || p.Kind == "enclosing":
 			k.rank = 2
-		case p.Kind == "enclosing":
+		case p.Kind == "signature":
 			k.rank = 3
 		default: // recent, newest first in ps
 			k.rank, k.seq = 4, -i
