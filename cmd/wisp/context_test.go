@@ -116,3 +116,43 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// A 10 KB Go line and a 14 KB minified JavaScript line: wisp complete
+// answers and wisp context shows a window of the line's own bytes, at
+// the cursor in the middle of the line.
+func TestLongLinesComplete(t *testing.T) {
+	env := modelEnv(t, modelserver.Reply{Text: "\"epsilon\", "})
+	dir := t.TempDir()
+	goLine := "var words = []string{" + strings.Repeat("\"alpha\", \"beta\", ", 600) + "}"
+	jsLine := "var app=function(){" + strings.Repeat("function a(t,e){return t*e+1};", 460) + "}();"
+	for _, c := range []struct{ name, src string }{
+		{"long.go", "package main\n" + goLine + "\n\nfunc main() {}\n"},
+		{"app.min.js", jsLine + "\n"},
+	} {
+		p := writeFile(t, dir, c.name, c.src, 0o644)
+		line := 2
+		if c.name == "app.min.js" {
+			line = 1
+		}
+		cursor := p + ":" + itoa(line) + ":5000"
+		if out, errOut, code := run(t, env, "", "complete", cursor); code != 0 || out == "" {
+			t.Errorf("%s: complete exit %d, stdout %q, stderr %s", c.name, code, out, errOut)
+		}
+		out, errOut, code := run(t, env, "", "context", cursor, "--json")
+		if code != 0 {
+			t.Fatalf("%s: context exit %d: %s", c.name, code, errOut)
+		}
+		var res struct {
+			Request struct{ Prefix, Suffix string } `json:"request"`
+			Context struct{ Tokens, Budget int }    `json:"context"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Request.Prefix, "\n") || strings.Contains(res.Request.Suffix, "\n") ||
+			len(res.Request.Prefix) < 1000 || len(res.Request.Suffix) < 100 || res.Context.Tokens*100 < res.Context.Budget*95 {
+			t.Errorf("%s: prefix %d bytes, suffix %d bytes, %d of %d tokens: want a window of the line's own bytes using the budget",
+				c.name, len(res.Request.Prefix), len(res.Request.Suffix), res.Context.Tokens, res.Context.Budget)
+		}
+	}
+}
