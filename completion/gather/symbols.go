@@ -12,15 +12,16 @@ import (
 // just above the cursor; a name defined several times contributes at most
 // maxDefsPerName signatures.
 const (
-	usageLines     = 20
-	maxUsageBytes  = 4 << 10
-	maxDefsPerName = 2
+	usageLines      = 20
+	usageLinesAfter = 5
+	maxUsageBytes   = 4 << 10
+	maxDefsPerName  = 2
 )
 
 // use is an identifier seen near the cursor.
 type use struct {
 	name string
-	line int // 0-based line of its last use
+	line int // 0-based line of its use nearest to the cursor
 }
 
 // signatures returns the signatures of symbols used near the cursor and
@@ -82,14 +83,23 @@ func qualified(d syntax.Definition) string {
 	return d.Name
 }
 
-// identifiers returns the identifiers in the n lines up to the cursor,
-// keywords and one-letter names left out, most recently used first.
+// identifiers returns the identifiers in the n lines up to the cursor
+// and the few lines after it (the code the continuation runs into),
+// keywords and one-letter names left out, nearest to the cursor's line
+// first.
 func identifiers(doc *text.Text, cursor, n int) []use {
 	line := doc.LineOf(cursor)
 	first := max(0, line-n)
 	from := max(doc.LineStart(first), cursor-maxUsageBytes)
-	s := doc.String()[from:cursor]
-	last := make(map[string]int)
+	to := min(doc.LineEnd(min(line+usageLinesAfter, doc.LineCount()-1)), cursor+maxUsageBytes)
+	s := doc.String()[from:to]
+	dist := func(l int) int {
+		if l < line {
+			return line - l
+		}
+		return l - line
+	}
+	nearest := make(map[string]int) // name → its line nearest to the cursor's
 	l := doc.LineOf(from)
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -103,7 +113,9 @@ func identifiers(doc *text.Text, cursor, n int) []use {
 				j++
 			}
 			if w := s[i:j]; j-i > 1 && !keywords[w] {
-				last[w] = l
+				if prev, ok := nearest[w]; !ok || dist(l) <= dist(prev) {
+					nearest[w] = l
+				}
 			}
 			i = j
 		case c >= '0' && c <= '9':
@@ -114,13 +126,13 @@ func identifiers(doc *text.Text, cursor, n int) []use {
 			i++
 		}
 	}
-	uses := make([]use, 0, len(last))
-	for w, l := range last {
+	uses := make([]use, 0, len(nearest))
+	for w, l := range nearest {
 		uses = append(uses, use{w, l})
 	}
 	sort.Slice(uses, func(i, j int) bool {
-		if uses[i].line != uses[j].line {
-			return uses[i].line > uses[j].line
+		if di, dj := dist(uses[i].line), dist(uses[j].line); di != dj {
+			return di < dj
 		}
 		return uses[i].name < uses[j].name
 	})
