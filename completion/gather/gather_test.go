@@ -195,3 +195,28 @@ func TestEstimate(t *testing.T) {
 		t.Errorf("all together: estimate %d, real %d", total, real)
 	}
 }
+
+// Recent edits: of the newest, those near the cursor's file win over
+// those elsewhere, and the prompt shows them oldest first.
+func TestRecentEditsNearTheFile(t *testing.T) {
+	in, _ := input(t, 4000)
+	in.Path = "/w/app/main.go"
+	in.Others = nil
+	edit := func(path string, n int) history.Edit {
+		return history.Edit{Path: path, Line: n, Lines: 1, Diff: fmt.Sprintf("@@ -%d,1 +%d,1 @@\n-old%d\n+new%d", n+1, n+1, n, n)}
+	}
+	in.History = []history.Edit{ // newest first
+		edit("/w/lib/a.go", 1), edit("/w/lib/c.go", 3), edit("/w/lib/e.go", 5),
+		edit("/w/lib/f.go", 6), edit("/w/app/b.go", 2), edit("/w/app/d.go", 4),
+	}
+	var got []string
+	for _, p := range gather.Gather(in).Pieces {
+		if p.Kind == "recent" {
+			got = append(got, p.Path)
+		}
+	}
+	want := []string{"/w/app/d.go", "/w/app/b.go", "/w/lib/c.go", "/w/lib/a.go"}
+	if !slices.Equal(got, want) {
+		t.Errorf("recent edits %q, want %q", got, want)
+	}
+}
