@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"math/rand/v2"
 	"os"
@@ -12,11 +13,13 @@ import (
 	"github.com/wisp-lsp/wisp/completion/gather"
 )
 
-// Sampling: files per tree and holes per file. Fixed, like the seed, so
-// runs compare.
+// Sampling: holes per tree, spread over at most so many of its files
+// (a small tree gets more holes a file, up to maxHolesPerFile). Fixed,
+// like the seed, so runs compare.
 const (
-	filesPerCorpus, holesPerFile           = 24, 4
-	quickFilesPerCorpus, quickHolesPerFile = 8, 3
+	holesPerCorpus, filesPerCorpus           = 96, 24
+	quickHolesPerCorpus, quickFilesPerCorpus = 24, 8
+	maxHolesPerFile                          = 16
 )
 
 // The compared contexts, in table order.
@@ -38,6 +41,9 @@ type results struct {
 	skipped    []string
 	// calibration is set by -calibrate.
 	calibration []calibration
+	// digest hashes the cursor set (tree, file, offset, kind of every
+	// hole): two runs with the same digest measured the same holes.
+	digest hash.Hash64
 }
 
 // measured is one tree that was measured.
@@ -65,7 +71,7 @@ func (r *results) tally(budget int, lang, method string) *tally {
 
 // measure cuts the holes of every corpus in set and scores each context.
 func measure(set []corpus, o options) (*results, error) {
-	r := &results{scores: make(map[int]map[string]map[string]*tally)}
+	r := &results{scores: make(map[int]map[string]map[string]*tally), digest: fnv.New64a()}
 	var cursors *bufio.Writer
 	if o.cursors != "" {
 		f, err := os.Create(o.cursors)
@@ -77,9 +83,9 @@ func measure(set []corpus, o options) (*results, error) {
 		defer cursors.Flush()
 		fmt.Fprintln(cursors, "# tree\tfile\tline:col\tkind\ttargets")
 	}
-	files, perFile := filesPerCorpus, holesPerFile
+	files, want := filesPerCorpus, holesPerCorpus
 	if o.quick {
-		files, perFile = quickFilesPerCorpus, quickHolesPerFile
+		files, want = quickFilesPerCorpus, quickHolesPerCorpus
 	}
 	for _, c := range set {
 		root, err := c.Locate()
@@ -88,7 +94,7 @@ func measure(set []corpus, o options) (*results, error) {
 			fmt.Fprintf(os.Stderr, "bench/context: skipping %s: %v\n", c.Name, err)
 			continue
 		}
-		m, err := measureTree(r, c, root, files, perFile, o, cursors)
+		m, err := measureTree(r, c, root, files, want, o, cursors)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Name, err)
 		}
@@ -98,7 +104,7 @@ func measure(set []corpus, o options) (*results, error) {
 }
 
 // measureTree scores the holes of one tree rooted at root.
-func measureTree(r *results, c corpus, root string, nFiles, perFile int, o options, cursors *bufio.Writer) (measured, error) {
+func measureTree(r *results, c corpus, root string, nFiles, want int, o options, cursors *bufio.Writer) (measured, error) {
 	m := measured{corpus: c, root: root}
 	rels, err := sourceFiles(root, c.Lang)
 	if err != nil {
@@ -125,10 +131,15 @@ func measureTree(r *results, c corpus, root string, nFiles, perFile int, o optio
 	rng := rand.New(rand.NewPCG(o.seed, h.Sum64()))
 	rng.Shuffle(len(eligible), func(i, j int) { eligible[i], eligible[j] = eligible[j], eligible[i] })
 	eligible = eligible[:min(nFiles, len(eligible))]
+	if len(eligible) == 0 {
+		return m, nil
+	}
+	perFile := min(maxHolesPerFile, (want+len(eligible)-1)/len(eligible))
 	ws := workspace{Root: root, Lang: c.Lang}
 	for _, f := range eligible {
 		for _, hl := range holes(c.Lang, f, o.seed, perFile) {
 			m.holes++
+			fmt.Fprintf(r.digest, "%s\t%s\t%d\t%s\n", c.Name, f.Rel, hl.Cursor, hl.Kind)
 			if cursors != nil {
 				l := f.lineOf(hl.Cursor)
 				fmt.Fprintf(cursors, "%s\t%s\t%d:%d\t%s\t%s\n", c.Name, f.Rel, l+1, hl.Cursor-f.lines[l]+1, hl.Kind, strings.Join(hl.Targets, " "))

@@ -60,8 +60,8 @@ func (r *results) markdown(o options) string {
 	if o.calibrate {
 		cmd += " -calibrate"
 	}
-	fmt.Fprintf(&b, "### Run of %s (%s)\n\n`%s -write`, seed %d, on %d cores, %s %s/%s.\n\n",
-		time.Now().UTC().Format("2006-01-02"), mode, cmd, o.seed, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(&b, "### Run of %s (%s)\n\n`%s -write`, seed %d (cursor set %016x), on %d cores, %s %s/%s.\n\n",
+		time.Now().UTC().Format("2006-01-02"), mode, cmd, o.seed, r.digest.Sum64(), runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintln(&b, "| language | tree | files | holes |")
 	fmt.Fprintln(&b, "|---|---|---:|---:|")
 	for _, m := range r.workspaces {
