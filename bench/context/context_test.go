@@ -241,7 +241,7 @@ func TestQuickRunOnFixedCorpus(t *testing.T) {
 				if recall(hl.Doc(), hl.Targets) < 1 {
 					missing++
 				}
-				foreign := defs.foreign(f, hl.Targets)
+				foreign := defs.foreign(m.corpus.Lang, hl)
 				if len(foreign) == 0 {
 					continue
 				}
@@ -281,4 +281,47 @@ func TestWriteSectionReplacesOnlyItsOwn(t *testing.T) {
 	if want := "# B\n\n" + sectionTitle + "\n\nnew\n\n## Later\n\nkeep\n"; string(data) != want {
 		t.Errorf("BENCHMARKS.md =\n%s\nwant\n%s", data, want)
 	}
+}
+
+func TestForeignKeepsOnlyDefinitionsTheUseCanMean(t *testing.T) {
+	def := func(name, file, parent string) definition {
+		return definition{Name: name, File: file, Sig: "sig of " + name + " in " + file, Parent: parent}
+	}
+	ix := make(defIndex)
+	for _, d := range []definition{
+		def("field", "a/other.go", "type T struct"), // a member
+		def("Sibling", "a/other.go", ""),            // same package
+		def("Exported", "b/pkg.go", ""),             // another package
+		def("Mine", "a/f.go", ""), def("Mine", "a/other.go", ""),
+	} {
+		ix[d.Name] = append(ix[d.Name], d)
+	}
+	for i := range maxDefFiles + 1 {
+		ix["Common"] = append(ix["Common"], def("Common", fmt.Sprintf("a/c%d.go", i), ""))
+	}
+	src := "package a\n\nfunc f() {\n\t‸x := field + Sibling + Exported + Mine + Common\n\ty := v.field + b.Exported\n}\n"
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	bare := cut("go", newFile("go", "a/f.go", src[:strings.Index(src, "\ty :=")]+"}\n"), cursor, "test")
+	if got := ix.foreign("go", bare); len(got) != 1 || got["Sibling"] == nil {
+		t.Errorf("bare uses: foreign = %v, want only Sibling", keys(got))
+	}
+	both := cut("go", newFile("go", "a/f.go", src), cursor, "test")
+	if got := ix.foreign("go", both); len(got) != 3 || got["field"] == nil || got["Exported"] == nil || got["Sibling"] == nil {
+		t.Errorf("selected uses: foreign = %v, want field, Exported, Sibling", keys(got))
+	}
+	// Outside Go, a top-level name of any file may be meant bare.
+	py := cut("python", newFile("python", "a/f.py", "import b\nx = Exported + field\n"), len("import b\n"), "test")
+	if got := ix.foreign("python", py); len(got) != 1 || got["Exported"] == nil {
+		t.Errorf("python: foreign = %v, want Exported", keys(got))
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
 }

@@ -153,7 +153,7 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 // scoreHole scores the three contexts of one hole at every budget.
 func scoreHole(r *results, ws workspace, defs defIndex, hl hole, budgets []int) {
 	doc := hl.Doc()
-	foreign := defs.foreign(hl.File, hl.Targets)
+	foreign := defs.foreign(ws.Lang, hl)
 	for _, b := range budgets {
 		w := wispContext(ws, hl.File.Rel, doc, hl.Cursor, b)
 		texts := map[string]string{

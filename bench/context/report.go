@@ -42,7 +42,11 @@ the continuation).
 - **defs**: over holes whose continuation uses a name defined only in
   other files of the workspace (functions, methods, types, fields,
   constants, found by line patterns), the share of those names whose
-  definition line (squeezed) the context holds.
+  definition line (squeezed; for a member, with its container's line)
+  the context holds. Only definitions the use can mean count: a member
+  when the name follows ` + "`.`" + ` or ` + "`::`" + `, a Go name of another package only
+  when qualified; a name defined in more than four other files is too
+  ambiguous and does not count.
 - **budget use**: wisp's tokens / budget, over holes whose document is
   larger than the budget; "≥95%" is the share of those holes at 95% or
   more.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path"
 	"sort"
 	"strings"
 )
@@ -25,21 +26,38 @@ func recall(ctx string, targets []string) float64 {
 // defIndex holds a workspace's definitions by name.
 type defIndex map[string][]definition
 
-// foreign returns the targets that f does not define and other files of
-// the workspace do, with those files' definitions.
-func (ix defIndex) foreign(f *file, targets []string) map[string][]definition {
+// maxDefFiles bounds how many other files may define a name for it to
+// count in definition presence: a name defined in more (new, len, Close)
+// is too ambiguous to say which definition the continuation needs.
+const maxDefFiles = 4
+
+// foreign returns the targets of hl that its file does not define and
+// other files of the workspace do, with those files' definitions. Only
+// definitions the use can refer to count: a member (a field, a method)
+// when the continuation uses the name after "." or "::"; in Go, a
+// top-level name of another package (folder) only when qualified so.
+func (ix defIndex) foreign(lang string, hl hole) map[string][]definition {
 	out := make(map[string][]definition)
-	for _, t := range targets {
+	dir := path.Dir(hl.File.Rel)
+	for _, t := range hl.Targets {
 		var other []definition
+		files := make(map[string]bool)
 		local := false
 		for _, d := range ix[t] {
-			if d.File == f.Rel {
+			if d.File == hl.File.Rel {
 				local = true
 				break
 			}
+			switch {
+			case d.Parent != "" && !hl.Selected[t]:
+				continue
+			case lang == "go" && d.Parent == "" && path.Dir(d.File) != dir && !hl.Selected[t]:
+				continue
+			}
 			other = append(other, d)
+			files[d.File] = true
 		}
-		if !local && len(other) > 0 {
+		if !local && len(other) > 0 && len(files) <= maxDefFiles {
 			out[t] = other
 		}
 	}
