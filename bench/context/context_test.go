@@ -203,6 +203,18 @@ func TestQuickRunOnFixedCorpus(t *testing.T) {
 			}
 		}
 	}
+	if ts := res.scores[128]["go"]; ts[ceilingWorkspace].recall() <= ts[ceilingFile].recall() {
+		t.Error("go: the workspace ceiling does not see cache.go's uses of store.go")
+	}
+	for _, lang := range languages {
+		ts := res.scores[128][lang]
+		file, ws := ts[ceilingFile].recall(), ts[ceilingWorkspace].recall()
+		// A window is part of the file; the file is part of the workspace.
+		if ts[methodBytes].recall() > file || ts[methodLines].recall() > file || file > ws || ws > 1 {
+			t.Errorf("%s: windows %.3f, %.3f over ceilings file %.3f, workspace %.3f", lang,
+				ts[methodBytes].recall(), ts[methodLines].recall(), file, ws)
+		}
+	}
 	if w := res.scores[128]["go"][methodWisp]; w.bigHoles == 0 || w.use() <= 0 || w.use() > 1 {
 		t.Errorf("go: wisp budget use %v over %d holes larger than 128 tokens", w.use(), w.bigHoles)
 	}

@@ -31,6 +31,14 @@ const (
 
 var methods = []string{methodWisp, methodBytes, methodLines}
 
+// Recall ceilings: a context holding the whole document as the user has
+// it, or every file of the workspace besides (the continuation's own
+// new names are in neither).
+const (
+	ceilingFile      = "ceiling: file"
+	ceilingWorkspace = "ceiling: workspace"
+)
+
 // results are one run's figures.
 type results struct {
 	// scores[budget][lang][method]
@@ -111,6 +119,7 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 		return m, err
 	}
 	defs := make(defIndex)
+	vocab := make(wordFiles)
 	var eligible []*file
 	for _, rel := range rels {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
@@ -122,6 +131,7 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 		for _, d := range definitions(c.Lang, rel, f.Src, f.Mask) {
 			defs[d.Name] = append(defs[d.Name], d)
 		}
+		vocab.add(f.Src)
 		if (c.Sub == "" || strings.HasPrefix(rel, c.Sub+"/")) && !generated(f.Src) && len(f.lines) >= minFileLines {
 			eligible = append(eligible, f)
 		}
@@ -144,17 +154,21 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 				l := f.lineOf(hl.Cursor)
 				fmt.Fprintf(cursors, "%s\t%s\t%d:%d\t%s\t%s\n", c.Name, f.Rel, l+1, hl.Cursor-f.lines[l]+1, hl.Kind, strings.Join(hl.Targets, " "))
 			}
-			scoreHole(r, ws, defs, hl, o.budgets)
+			scoreHole(r, ws, defs, vocab, hl, o.budgets)
 		}
 	}
 	return m, nil
 }
 
 // scoreHole scores the three contexts of one hole at every budget.
-func scoreHole(r *results, ws workspace, defs defIndex, hl hole, budgets []int) {
+func scoreHole(r *results, ws workspace, defs defIndex, vocab wordFiles, hl hole, budgets []int) {
 	doc := hl.Doc()
 	foreign := defs.foreign(ws.Lang, hl)
+	inFile := recall(doc, hl.Targets)
+	inWorkspace := vocab.reachable(doc, hl)
 	for _, b := range budgets {
+		r.tally(b, ws.Lang, ceilingFile).add(tally{holes: 1, recallSum: inFile})
+		r.tally(b, ws.Lang, ceilingWorkspace).add(tally{holes: 1, recallSum: inWorkspace})
 		w := wispContext(ws, hl.File.Rel, doc, hl.Cursor, b)
 		texts := map[string]string{
 			methodWisp:  w.Text,

@@ -39,6 +39,10 @@ the continuation).
   **75/25 lines**: the same in whole lines. Both baselines spend the same
   budget under wisp's own token estimate, and give what one side cannot
   use to the other.
+- **ceiling**: the recall of the whole document as the user has it, and
+  of it with every other file of the workspace: what no context of the
+  file, or of the workspace, can exceed (a continuation's new names are
+  nowhere yet).
 - **defs**: over holes whose continuation uses a name defined only in
   other files of the workspace (functions, methods, types, fields,
   constants, found by line patterns), the share of those names whose
@@ -76,15 +80,15 @@ func (r *results) markdown(o options) string {
 	}
 	for _, budget := range o.budgets {
 		fmt.Fprintf(&b, "\n#### %s tokens\n\n", thousands(budget))
-		fmt.Fprintln(&b, "| language | holes | recall wisp | recall 75/25 window | recall 75/25 lines | defs holes | defs wisp | defs window | defs lines | wisp budget use | ≥95% |")
-		fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		fmt.Fprintln(&b, "| language | holes | recall wisp | recall 75/25 window | recall 75/25 lines | ceiling file / workspace | defs holes | defs wisp | defs window | defs lines | wisp budget use | ≥95% |")
+		fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 		var rows [][]tally
 		for _, lang := range languages {
 			ts := r.scores[budget][lang]
 			if ts == nil {
 				continue
 			}
-			row := []tally{*ts[methodWisp], *ts[methodBytes], *ts[methodLines]}
+			row := []tally{*ts[methodWisp], *ts[methodBytes], *ts[methodLines], *ts[ceilingFile], *ts[ceilingWorkspace]}
 			rows = append(rows, row)
 			writeRow(&b, lang, row)
 		}
@@ -100,8 +104,8 @@ func (r *results) markdown(o options) string {
 
 func writeRow(b *strings.Builder, name string, row []tally) {
 	w := row[0]
-	fmt.Fprintf(b, "| %s | %d | %.3f | %.3f | %.3f | %d | %.3f | %.3f | %.3f | %s | %s |\n", name, w.holes,
-		row[0].recall(), row[1].recall(), row[2].recall(), w.defHoles,
+	fmt.Fprintf(b, "| %s | %d | %.3f | %.3f | %.3f | %.3f / %.3f | %d | %.3f | %.3f | %.3f | %s | %s |\n", name, w.holes,
+		row[0].recall(), row[1].recall(), row[2].recall(), row[3].recall(), row[4].recall(), w.defHoles,
 		row[0].presence(), row[1].presence(), row[2].presence(), pct(w.use(), w.bigHoles), pct(ratio(float64(w.full), w.bigHoles), w.bigHoles))
 }
 
@@ -137,8 +141,8 @@ func writeMean(b *strings.Builder, rows [][]tally) {
 	full := mean(func(row []tally) (float64, bool) {
 		return ratio(float64(row[0].full), row[0].bigHoles), row[0].bigHoles > 0
 	})
-	fmt.Fprintf(b, "| **overall** | %d | **%s** | **%s** | **%s** | %d | **%s** | %s | %s | %s | %s |\n", holes,
-		rec(0), rec(1), rec(2), defHoles, pres(0), pres(1), pres(2), asPct(use), asPct(full))
+	fmt.Fprintf(b, "| **overall** | %d | **%s** | **%s** | **%s** | %s / %s | %d | **%s** | %s | %s | %s | %s |\n", holes,
+		rec(0), rec(1), rec(2), rec(3), rec(4), defHoles, pres(0), pres(1), pres(2), asPct(use), asPct(full))
 }
 
 // calibrationTable renders the token calibration.

@@ -10,10 +10,7 @@ import (
 // every target is there, 0 when none is (or ctx is empty). targets must
 // not be empty.
 func recall(ctx string, targets []string) float64 {
-	have := make(map[string]bool)
-	for _, w := range words(ctx, nil, 0, len(ctx)) {
-		have[w.name] = true
-	}
+	have := wordSet(ctx)
 	found := 0
 	for _, t := range targets {
 		if have[t] {
@@ -79,6 +76,40 @@ func presence(ctx string, defs map[string][]definition) int {
 		}
 	}
 	return n
+}
+
+// wordFiles counts, for each word, the workspace files it occurs in.
+type wordFiles map[string]int
+
+func (wf wordFiles) add(src string) {
+	for w := range wordSet(src) {
+		wf[w]++
+	}
+}
+
+// reachable returns the share of hl's targets that occur in doc (the
+// file with its hole) or in another file of the workspace.
+func (wf wordFiles) reachable(doc string, hl hole) float64 {
+	inDoc, own := wordSet(doc), wordSet(hl.File.Src)
+	n := 0
+	for _, t := range hl.Targets {
+		others := wf[t]
+		if own[t] {
+			others--
+		}
+		if inDoc[t] || others > 0 {
+			n++
+		}
+	}
+	return float64(n) / float64(len(hl.Targets))
+}
+
+func wordSet(s string) map[string]bool {
+	set := make(map[string]bool)
+	for _, w := range words(s, nil, 0, len(s)) {
+		set[w.name] = true
+	}
+	return set
 }
 
 // tally accumulates one method's scores over holes.
