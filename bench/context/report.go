@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -96,6 +97,9 @@ func (r *results) markdown(o options) string {
 			writeMean(&b, rows)
 		}
 	}
+	if slices.Contains(o.budgets, targetBudget) {
+		b.WriteString(r.verdict())
+	}
 	if len(r.calibration) > 0 {
 		b.WriteString(calibrationTable(r.calibration))
 	}
@@ -145,10 +149,77 @@ func writeMean(b *strings.Builder, rows [][]tally) {
 		rec(0), rec(1), rec(2), rec(3), rec(4), defHoles, pres(0), pres(1), pres(2), asPct(use), asPct(full))
 }
 
+// The targets the context builder is held to, at targetBudget tokens.
+const (
+	targetBudget = 1024
+	targetGain   = 0.10 // overall recall over the 75/25 window
+	targetDefs   = 0.5  // other-file definition presence
+	targetFull   = 0.95 // budget use when the document is larger
+)
+
+// verdict checks the run against the targets.
+func (r *results) verdict() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n#### Targets at %s tokens\n\n", thousands(targetBudget))
+	fmt.Fprintln(&b, "| target | measured | met |")
+	fmt.Fprintln(&b, "|---|---|---|")
+	var langs, below []string
+	var gain, defs, full float64
+	var defLangs, fullLangs int
+	for _, lang := range languages {
+		ts := r.scores[targetBudget][lang]
+		if ts == nil {
+			continue
+		}
+		langs = append(langs, lang)
+		d := ts[methodWisp].recall() - ts[methodBytes].recall()
+		gain += d
+		if d < 0 {
+			below = append(below, fmt.Sprintf("%s %+.1f", lang, 100*d))
+		}
+		if w := ts[methodWisp]; w.defHoles > 0 {
+			defs += w.presence()
+			defLangs++
+		}
+		if w := ts[methodWisp]; w.bigHoles > 0 {
+			full += ratio(float64(w.full), w.bigHoles)
+			fullLangs++
+		}
+	}
+	if len(langs) == 0 {
+		return ""
+	}
+	gain /= float64(len(langs))
+	met := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "**no**"
+	}
+	fmt.Fprintf(&b, "| wisp's recall at least %.0f points over the 75/25 window, overall | %+.1f points | %s |\n", 100*targetGain, 100*gain, met(gain >= targetGain))
+	fmt.Fprintf(&b, "| …and not below it in any language | below in: %s | %s |\n", orNone(below), met(len(below) == 0))
+	if defLangs > 0 {
+		defs /= float64(defLangs)
+		fmt.Fprintf(&b, "| other-file definition presence at least %.1f | %.3f | %s |\n", targetDefs, defs, met(defs >= targetDefs))
+	}
+	if fullLangs > 0 {
+		full /= float64(fullLangs)
+		fmt.Fprintf(&b, "| budget at least %.0f%% used whenever the file is larger | %.0f%% of such holes | %s |\n", 100*targetFull, 100*full, met(full >= 1))
+	}
+	return b.String()
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
 // calibrationTable renders the token calibration.
 func calibrationTable(cs []calibration) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n#### Token calibration\n\nBytes of source per real BPE token, on up to 1 MiB of each tree's files (`-calibrate`; counted by `bench/context/tokenizer/count.mjs`). wisp's estimator assumes %.2f bytes a token; \"estimate/real\" is its count over o200k's.\n\n", bytesPerTokenNow())
+	fmt.Fprintf(&b, "\n#### Token calibration\n\nBytes of source per real BPE token, on up to 1 MiB of each tree's files (`-calibrate`; counted by `bench/context/tokenizer/count.mjs`, after `npm ci` in that folder). wisp's estimator assumes %.2f bytes a token; \"estimate/real\" is its count over o200k's.\n\n", bytesPerTokenNow())
 	fmt.Fprintln(&b, "| language | bytes | cl100k tokens | bytes/token | o200k tokens | bytes/token | estimate/real (o200k) |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|")
 	var all calibration
