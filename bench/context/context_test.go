@@ -233,7 +233,7 @@ func TestQuickRunOnFixedCorpus(t *testing.T) {
 	// Oracles: every source file holds every continuation and every
 	// definition; the document with its hole does not hold them all.
 	foreignHoles, missing := 0, 0
-	for _, m := range res.workspaces {
+	for _, m := range res.trees {
 		defs := make(defIndex)
 		var all strings.Builder
 		for _, f := range m.files {

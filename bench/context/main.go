@@ -74,7 +74,7 @@ func run(o options) error {
 		return err
 	}
 	if o.calibrate {
-		if res.calibration, err = calibrate(res.workspaces); err != nil {
+		if res.calibration, err = calibrate(res.trees); err != nil {
 			return err
 		}
 	}

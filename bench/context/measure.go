@@ -43,10 +43,10 @@ const (
 type results struct {
 	// scores[budget][lang][method]
 	scores map[int]map[string]map[string]*tally
-	// workspaces are the trees measured, skipped the trees missing, with
+	// trees are the trees measured, skipped the trees missing, with
 	// the reason.
-	workspaces []measured
-	skipped    []string
+	trees   []measured
+	skipped []string
 	// calibration is set by -calibrate.
 	calibration []calibration
 	// digest hashes the cursor set (tree, file, offset, kind of every
@@ -106,7 +106,7 @@ func measure(set []corpus, o options) (*results, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Name, err)
 		}
-		r.workspaces = append(r.workspaces, m)
+		r.trees = append(r.trees, m)
 	}
 	return r, nil
 }
@@ -145,7 +145,7 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 		return m, nil
 	}
 	perFile := min(maxHolesPerFile, (want+len(eligible)-1)/len(eligible))
-	ws := workspace{Root: root, Lang: c.Lang}
+	ws := project{Root: root, Lang: c.Lang}
 	for _, f := range eligible {
 		for _, hl := range holes(c.Lang, f, o.seed, perFile) {
 			m.holes++
@@ -161,7 +161,7 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 }
 
 // scoreHole scores the three contexts of one hole at every budget.
-func scoreHole(r *results, ws workspace, defs defIndex, vocab wordFiles, hl hole, budgets []int) {
+func scoreHole(r *results, ws project, defs defIndex, vocab wordFiles, hl hole, budgets []int) {
 	doc := hl.Doc()
 	foreign := defs.foreign(ws.Lang, hl)
 	inFile := recall(doc, hl.Targets)

@@ -73,7 +73,7 @@ func (r *results) markdown(o options) string {
 		time.Now().UTC().Format("2006-01-02"), mode, cmd, o.seed, r.digest.Sum64(), runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintln(&b, "| language | tree | files | holes |")
 	fmt.Fprintln(&b, "|---|---|---:|---:|")
-	for _, m := range r.workspaces {
+	for _, m := range r.trees {
 		fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", m.corpus.Lang, m.corpus.Name, len(m.files), m.holes)
 	}
 	for _, s := range r.skipped {
