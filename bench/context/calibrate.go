@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 )
 
@@ -17,6 +18,15 @@ type calibration struct {
 	Bytes, CL100K, O200K int
 }
 
+// promptCount is the real size of wisp's prompts for one language at one
+// budget, over holes whose document is larger than the budget.
+type promptCount struct {
+	Lang         string
+	Budget, N    int
+	Used         int // wisp's own estimate, summed
+	Bytes, O200K int
+}
+
 // calibrationBytes caps how much of one tree is tokenised.
 const calibrationBytes = 1 << 20
 
@@ -24,14 +34,14 @@ const calibrationBytes = 1 << 20
 // files, grouped by language: up to calibrationBytes per tree, files taken
 // in an order fixed by their paths' hashes. The counting is done by
 // bench/context/tokenizer/count.mjs (cl100k_base and o200k_base).
-func calibrate(trees []measured) ([]calibration, error) {
+func calibrate(trees []measured, prompts map[promptKey]*promptSample) ([]calibration, []promptCount, error) {
 	root, err := repoRoot()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dir := filepath.Join(root, "bench", "context", "tokenizer")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "gpt-tokenizer")); err != nil {
-		return nil, fmt.Errorf("calibration needs the tokenizer: run npm ci in %s", dir)
+		return nil, nil, fmt.Errorf("calibration needs the tokenizer: run npm ci in %s", dir)
 	}
 	var in bytes.Buffer
 	enc := json.NewEncoder(&in)
@@ -47,17 +57,22 @@ func calibrate(trees []measured) ([]calibration, error) {
 			enc.Encode(map[string]string{"group": t.corpus.Lang, "text": f.Src})
 		}
 	}
+	for k, p := range prompts {
+		for _, t := range p.texts {
+			enc.Encode(map[string]string{"group": promptGroup(k), "text": t})
+		}
+	}
 	cmd := exec.Command("node", "count.mjs")
 	cmd.Dir = dir
 	cmd.Stdin = &in
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("node count.mjs: %w", err)
+		return nil, nil, fmt.Errorf("node count.mjs: %w", err)
 	}
 	var counts map[string]struct{ Bytes, Cl100k, O200k int }
 	if err := json.Unmarshal(out, &counts); err != nil {
-		return nil, fmt.Errorf("node count.mjs: %w", err)
+		return nil, nil, fmt.Errorf("node count.mjs: %w", err)
 	}
 	var cs []calibration
 	for _, lang := range languages {
@@ -65,8 +80,21 @@ func calibrate(trees []measured) ([]calibration, error) {
 			cs = append(cs, calibration{Lang: lang, Bytes: c.Bytes, CL100K: c.Cl100k, O200K: c.O200k})
 		}
 	}
-	return cs, nil
+	var ps []promptCount
+	for k, p := range prompts {
+		c := counts[promptGroup(k)]
+		ps = append(ps, promptCount{Lang: k.lang, Budget: k.budget, N: len(p.texts), Used: p.used, Bytes: c.Bytes, O200K: c.O200k})
+	}
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].Budget != ps[j].Budget {
+			return ps[i].Budget < ps[j].Budget
+		}
+		return slices.Index(languages, ps[i].Lang) < slices.Index(languages, ps[j].Lang)
+	})
+	return cs, ps, nil
 }
+
+func promptGroup(k promptKey) string { return fmt.Sprintf("prompt/%s/%d", k.lang, k.budget) }
 
 func pathHash(s string) uint64 {
 	h := fnv.New64a()

@@ -74,7 +74,7 @@ func run(o options) error {
 		return err
 	}
 	if o.calibrate {
-		if res.calibration, err = calibrate(res.trees); err != nil {
+		if res.calibration, res.promptTokens, err = calibrate(res.trees, res.prompts); err != nil {
 			return err
 		}
 	}

@@ -47,8 +47,11 @@ type results struct {
 	// the reason.
 	trees   []measured
 	skipped []string
-	// calibration is set by -calibrate.
-	calibration []calibration
+	// calibration and promptTokens are set by -calibrate; prompts, the
+	// wisp prompts they count, is nil without it.
+	calibration  []calibration
+	promptTokens []promptCount
+	prompts      map[promptKey]*promptSample
 	// digest hashes the cursor set (tree, file, offset, kind of every
 	// hole): two runs with the same digest measured the same holes.
 	digest hash.Hash64
@@ -80,6 +83,9 @@ func (r *results) tally(budget int, lang, method string) *tally {
 // measure cuts the holes of every corpus in set and scores each context.
 func measure(set []corpus, o options) (*results, error) {
 	r := &results{scores: make(map[int]map[string]map[string]*tally), digest: fnv.New64a()}
+	if o.calibrate {
+		r.prompts = make(map[promptKey]*promptSample)
+	}
 	var cursors *bufio.Writer
 	if o.cursors != "" {
 		f, err := os.Create(o.cursors)
@@ -181,6 +187,9 @@ func scoreHole(r *results, ws project, defs defIndex, vocab wordFiles, hl hole, 
 				t.defHoles = 1
 				t.presenceSum = float64(presence(texts[method], foreign)) / float64(len(foreign))
 			}
+			if method == methodWisp && estimateDoc(doc) > b && r.prompts != nil {
+				r.samplePrompt(ws.Lang, b, w)
+			}
 			if method == methodWisp && estimateDoc(doc) > b {
 				use := float64(w.Used) / float64(w.Budget)
 				t.bigHoles, t.useSum = 1, use
@@ -195,3 +204,27 @@ func scoreHole(r *results, ws project, defs defIndex, vocab wordFiles, hl hole, 
 
 // estimateDoc is wisp's token estimate of a whole document.
 func estimateDoc(doc string) int { return gather.Estimate(doc) }
+
+// promptKey names the wisp prompts of one language at one budget.
+type promptKey struct {
+	lang   string
+	budget int
+}
+
+// promptSample holds wisp prompts for real token counting, and wisp's
+// own estimate of their size.
+type promptSample struct {
+	texts []string
+	used  int
+}
+
+func (r *results) samplePrompt(lang string, budget int, w sent) {
+	k := promptKey{lang, budget}
+	p := r.prompts[k]
+	if p == nil {
+		p = &promptSample{}
+		r.prompts[k] = p
+	}
+	p.texts = append(p.texts, w.Text)
+	p.used += w.Used
+}

@@ -103,6 +103,9 @@ func (r *results) markdown(o options) string {
 	if len(r.calibration) > 0 {
 		b.WriteString(calibrationTable(r.calibration))
 	}
+	if len(r.promptTokens) > 0 {
+		b.WriteString(promptTable(r.promptTokens))
+	}
 	return b.String()
 }
 
@@ -287,4 +290,17 @@ func writeSection(path, section string) error {
 		doc = doc[:start+1] + section + "\n" + doc[end:]
 	}
 	return os.WriteFile(path, []byte(strings.TrimRight(doc, "\n")+"\n"), 0o644)
+}
+
+// promptTable renders the real size of wisp's prompts against the budget.
+func promptTable(ps []promptCount) string {
+	var b strings.Builder
+	b.WriteString("\nWhat wisp's prompts really weigh, over holes whose document is larger than the budget: wisp's own count of its pieces, and the o200k tokens of the whole rendered user message (pieces, file header and markers).\n\n")
+	fmt.Fprintln(&b, "| language | budget | prompts | wisp's count (mean) | real o200k tokens (mean) | real / budget |")
+	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|")
+	for _, p := range ps {
+		fmt.Fprintf(&b, "| %s | %s | %d | %.0f | %.0f | %.0f%% |\n", p.Lang, thousands(p.Budget), p.N,
+			float64(p.Used)/float64(p.N), float64(p.O200K)/float64(p.N), 100*float64(p.O200K)/float64(p.N*p.Budget))
+	}
+	return b.String()
 }
