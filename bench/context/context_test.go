@@ -337,3 +337,20 @@ func keys[V any](m map[string]V) []string {
 	slices.Sort(ks)
 	return ks
 }
+
+func TestMissingTreeIsSkippedWithItsReason(t *testing.T) {
+	missing := corpus{Lang: "rust", Name: "absent", Locate: rustCrate("no-such-crate-here")}
+	res, err := measure(append(testCorpora()[:1], missing), options{quick: true, seed: defaultSeed, budgets: []int{1024}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.skipped) != 1 || !strings.Contains(res.skipped[0], "apt-get install librust-no-such-crate-here-dev") {
+		t.Errorf("skipped = %q, want the absent crate with how to install it", res.skipped)
+	}
+	if len(res.trees) != 1 {
+		t.Errorf("measured %d trees, want the one present", len(res.trees))
+	}
+	if md := res.markdown(options{budgets: []int{1024}}); !strings.Contains(md, "Skipped: absent (rust)") {
+		t.Errorf("the report does not say what was skipped:\n%s", md)
+	}
+}
