@@ -41,7 +41,12 @@ func calibrate(trees []measured, prompts map[promptKey]*promptSample) ([]calibra
 	}
 	dir := filepath.Join(root, "bench", "context", "tokenizer")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "gpt-tokenizer")); err != nil {
-		return nil, nil, fmt.Errorf("calibration needs the tokenizer: run npm ci in %s", dir)
+		// The tokenizer is pinned by the folder's package-lock.json.
+		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		npm.Dir, npm.Stdout, npm.Stderr = dir, os.Stderr, os.Stderr
+		if err := npm.Run(); err != nil {
+			return nil, nil, fmt.Errorf("calibration needs the tokenizer: npm ci in %s: %w", dir, err)
+		}
 	}
 	var in bytes.Buffer
 	enc := json.NewEncoder(&in)

@@ -222,7 +222,7 @@ func orNone(s []string) string {
 // calibrationTable renders the token calibration.
 func calibrationTable(cs []calibration) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n#### Token calibration\n\nBytes of source per real BPE token, on up to 1 MiB of each tree's files (`-calibrate`; counted by `bench/context/tokenizer/count.mjs`, after `npm ci` in that folder). wisp's estimator assumes %.2f bytes a token; \"estimate/real\" is its count over o200k's.\n\n", bytesPerTokenNow())
+	fmt.Fprintf(&b, "\n#### Token calibration\n\nBytes of source per real BPE token, on up to 1 MiB of each tree's files (`-calibrate`; counted by `bench/context/tokenizer/count.mjs` with the tokenizer its `package-lock.json` pins). wisp's estimator assumes %.2f bytes a token; \"estimate/real\" is its count over o200k's.\n\n", bytesPerTokenNow())
 	fmt.Fprintln(&b, "| language | bytes | cl100k tokens | bytes/token | o200k tokens | bytes/token | estimate/real (o200k) |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|---:|")
 	var all calibration
