@@ -44,10 +44,16 @@ var corpora = []corpus{
 	{Lang: "python", Name: "email", Quick: true, Locate: pythonPackage("email")},
 	{Lang: "python", Name: "asyncio", Locate: pythonPackage("asyncio")},
 	{Lang: "python", Name: "logging", Locate: pythonPackage("logging")},
+	{Lang: "python", Name: "http", Locate: pythonPackage("http")},
+	{Lang: "python", Name: "importlib", Locate: pythonPackage("importlib")},
+	{Lang: "python", Name: "unittest", Locate: pythonPackage("unittest")},
 	{Lang: "typescript", Name: "ajv (lib/*.ts)", Quick: true, Locate: nodePackage("ajv"), Sub: "lib"},
 	{Lang: "typescript", Name: "@azure/msal-common (src/*.ts)", Locate: nodePackage("@azure/msal-common"), Sub: "src"},
 	{Lang: "javascript", Name: "semver", Quick: true, Locate: nodePackage("semver")},
+	{Lang: "javascript", Name: "commander", Locate: nodePackage("commander")},
 	{Lang: "javascript", Name: "yauzl", Locate: nodePackage("yauzl")},
+	{Lang: "javascript", Name: "yazl", Locate: nodePackage("yazl")},
+	{Lang: "javascript", Name: "sax", Locate: nodePackage("sax")},
 	{Lang: "rust", Name: "regex", Quick: true, Locate: rustCrate("regex")},
 	{Lang: "rust", Name: "serde", Locate: rustCrate("serde")},
 	{Lang: "rust", Name: "regex-syntax", Locate: rustCrate("regex-syntax")},
@@ -59,7 +65,7 @@ var languages = []string{"go", "python", "typescript", "javascript", "rust"}
 
 // extensions are the source files of each language.
 var extensions = map[string][]string{
-	"go": {".go"}, "python": {".py"}, "typescript": {".ts"}, "javascript": {".js"}, "rust": {".rs"},
+	"go": {".go"}, "python": {".py"}, "typescript": {".ts"}, "javascript": {".js", ".mjs", ".cjs"}, "rust": {".rs"},
 }
 
 // Limits on the files holes are cut in.

@@ -63,6 +63,9 @@ type hole struct {
 	// the cursor (nor the cursor line's prefix). Sorted, unique, never
 	// empty.
 	Targets []string
+	// Selected holds the targets the continuation uses after "." or "::"
+	// (a member or a qualified name).
+	Selected map[string]bool
 }
 
 // Doc returns the document as the user has it while typing at the
@@ -137,6 +140,12 @@ func cut(lang string, f *file, cursor int, kind string) hole {
 	l := f.lineOf(cursor)
 	hl := hole{File: f, Cursor: cursor, End: f.lineEnd(min(l+continuationLines, len(f.lines)-1)), Kind: kind}
 	hl.Targets = targets(lang, f, hl.Cursor, hl.End, f.lines[max(0, l-beforeLines)])
+	hl.Selected = make(map[string]bool)
+	for _, w := range words(f.Src, f.Mask, hl.Cursor, hl.End) {
+		if w.start > 0 && f.Src[w.start-1] == '.' || w.start > 1 && f.Src[w.start-2:w.start] == "::" {
+			hl.Selected[w.name] = true
+		}
+	}
 	return hl
 }
 

@@ -103,14 +103,14 @@ func classify(lang, src string) []byte {
 			i = mark(i, quoted(i, c, lang == "rust" && c == '"'), str)
 		case isIdent(c):
 			// Skip the whole word so a quote after it is seen at the
-			// right place; a Python string prefix (f"…", rb'…') is part
-			// of its string.
+			// right place; a string prefix is part of its string.
 			j := i
 			for j < len(src) && isIdent(src[j]) {
 				j++
 			}
-			if lang == "python" && j < len(src) && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && strings.Trim(src[i:j], "rRbBuUfF") == "" {
-				mark(i, j, str)
+			quote := j < len(src) && (src[j] == '"' || src[j] == '\'')
+			if quote && (lang == "python" && j-i <= 2 && strings.Trim(src[i:j], "rRbBuUfF") == "" || lang == "rust" && src[i:j] == "b") {
+				mark(i, j, str) // a string prefix: f"…", rb'…', Rust's b'…'
 			}
 			i = j
 		default:
@@ -118,14 +118,6 @@ func classify(lang, src string) []byte {
 		}
 	}
 	return m
-}
-
-func isPyPrefix(c byte) bool {
-	switch c {
-	case 'r', 'R', 'b', 'B', 'u', 'U', 'f', 'F':
-		return true
-	}
-	return false
 }
 
 // tripleEnd ends a Python triple-quoted string opened at i.

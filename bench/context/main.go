@@ -34,7 +34,7 @@ func main() {
 	var budgets string
 	flag.BoolVar(&o.quick, "quick", false, "run the quick subset (fewer trees, files and cursors)")
 	flag.BoolVar(&o.write, "write", false, "write the results into BENCHMARKS.md's \"Context selection\" section")
-	flag.BoolVar(&o.calibrate, "calibrate", false, "also measure bytes per real BPE token (needs node and npm ci in bench/context/tokenizer)")
+	flag.BoolVar(&o.calibrate, "calibrate", false, "also count real BPE tokens (node; runs npm ci in bench/context/tokenizer when needed)")
 	flag.Uint64Var(&o.seed, "seed", defaultSeed, "cursor seed; change it and no figure compares with a recorded run")
 	flag.StringVar(&budgets, "budgets", "1024,2048", "token budgets, comma-separated")
 	flag.StringVar(&o.cursors, "cursors", "", "write the cursor set (one hole a line) to this file")
@@ -74,7 +74,7 @@ func run(o options) error {
 		return err
 	}
 	if o.calibrate {
-		if res.calibration, err = calibrate(res.workspaces); err != nil {
+		if res.calibration, res.promptTokens, err = calibrate(res.trees, res.prompts); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path"
 	"sort"
 	"strings"
 )
@@ -9,10 +10,7 @@ import (
 // every target is there, 0 when none is (or ctx is empty). targets must
 // not be empty.
 func recall(ctx string, targets []string) float64 {
-	have := make(map[string]bool)
-	for _, w := range words(ctx, nil, 0, len(ctx)) {
-		have[w.name] = true
-	}
+	have := wordSet(ctx)
 	found := 0
 	for _, t := range targets {
 		if have[t] {
@@ -25,21 +23,38 @@ func recall(ctx string, targets []string) float64 {
 // defIndex holds a workspace's definitions by name.
 type defIndex map[string][]definition
 
-// foreign returns the targets that f does not define and other files of
-// the workspace do, with those files' definitions.
-func (ix defIndex) foreign(f *file, targets []string) map[string][]definition {
+// maxDefFiles bounds how many other files may define a name for it to
+// count in definition presence: a name defined in more (new, len, Close)
+// is too ambiguous to say which definition the continuation needs.
+const maxDefFiles = 4
+
+// foreign returns the targets of hl that its file does not define and
+// other files of the workspace do, with those files' definitions. Only
+// definitions the use can refer to count: a member (a field, a method)
+// when the continuation uses the name after "." or "::"; in Go, a
+// top-level name of another package (folder) only when qualified so.
+func (ix defIndex) foreign(lang string, hl hole) map[string][]definition {
 	out := make(map[string][]definition)
-	for _, t := range targets {
+	dir := path.Dir(hl.File.Rel)
+	for _, t := range hl.Targets {
 		var other []definition
+		files := make(map[string]bool)
 		local := false
 		for _, d := range ix[t] {
-			if d.File == f.Rel {
+			if d.File == hl.File.Rel {
 				local = true
 				break
 			}
+			switch {
+			case d.Parent != "" && !hl.Selected[t]:
+				continue
+			case lang == "go" && d.Parent == "" && path.Dir(d.File) != dir && !hl.Selected[t]:
+				continue
+			}
 			other = append(other, d)
+			files[d.File] = true
 		}
-		if !local && len(other) > 0 {
+		if !local && len(other) > 0 && len(files) <= maxDefFiles {
 			out[t] = other
 		}
 	}
@@ -61,6 +76,40 @@ func presence(ctx string, defs map[string][]definition) int {
 		}
 	}
 	return n
+}
+
+// wordFiles counts, for each word, the workspace files it occurs in.
+type wordFiles map[string]int
+
+func (wf wordFiles) add(src string) {
+	for w := range wordSet(src) {
+		wf[w]++
+	}
+}
+
+// reachable returns the share of hl's targets that occur in doc (the
+// file with its hole) or in another file of the workspace.
+func (wf wordFiles) reachable(doc string, hl hole) float64 {
+	inDoc, own := wordSet(doc), wordSet(hl.File.Src)
+	n := 0
+	for _, t := range hl.Targets {
+		others := wf[t]
+		if own[t] {
+			others--
+		}
+		if inDoc[t] || others > 0 {
+			n++
+		}
+	}
+	return float64(n) / float64(len(hl.Targets))
+}
+
+func wordSet(s string) map[string]bool {
+	set := make(map[string]bool)
+	for _, w := range words(s, nil, 0, len(s)) {
+		set[w.name] = true
+	}
+	return set
 }
 
 // tally accumulates one method's scores over holes.

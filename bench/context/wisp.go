@@ -19,8 +19,8 @@ type sent struct {
 	Used, Budget int
 }
 
-// workspace is one corpus as wisp sees it.
-type workspace struct {
+// project is one tree as wisp sees it: the folder an editor would open.
+type project struct {
 	Root string
 	Lang string
 }
@@ -30,7 +30,7 @@ type workspace struct {
 // engine's builder (completion.BuildRequest) rendered as the
 // WebSocket and SSE providers render it. It is the one place to change
 // when the request builder or the workspace index change.
-func wispContext(ws workspace, rel, doc string, cursor, budget int) sent {
+func wispContext(ws project, rel, doc string, cursor, budget int) sent {
 	path := filepath.ToSlash(rel)
 	t := text.New(doc)
 	var tree *syntax.Tree
