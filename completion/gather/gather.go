@@ -62,8 +62,9 @@ type Context struct {
 	// prefix and the suffix last.
 	Pieces []Piece `json:"pieces"`
 	// Tokens is the estimated size of all Pieces; Budget the limit it was
-	// chosen under. Tokens <= Budget always; Tokens >= 95% of Budget
-	// whenever the file alone is larger than Budget.
+	// chosen under. Tokens <= Budget always, and whenever the file alone
+	// is larger than Budget, Tokens falls short of it by a few tokens of
+	// rounding at most (at least 95% of budgets of 100 tokens and more).
 	Tokens int `json:"tokens"`
 	Budget int `json:"budget"`
 }
