@@ -20,7 +20,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion/gather"
-	"github.com/wisp-lsp/wisp/completion/shape"
+	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
@@ -32,7 +32,7 @@ type Options struct {
 	Model  transport.Model
 	Config config.Completion
 	Log    *zap.Logger
-	// MaxTokens bounds each generation; 0 picks by plan (see maxTokens).
+	// MaxTokens bounds each generation; 0 picks by plan (see maxTokensFor).
 	MaxTokens int
 	// Status, if set, hears the model's availability when it changes:
 	// StatusUnavailable with the reason when generations start failing,
@@ -51,8 +51,13 @@ type Query struct {
 	URI, Path, LanguageID string
 	Text                  *text.Text
 	// Tree is the caller's; the engine copies what it keeps. May be nil.
-	Tree   *syntax.Tree
-	Recent []syntax.Span
+	Tree *syntax.Tree
+	// History holds the user's recent edits across files, newest first.
+	History []history.Edit
+	// Workspace, if set, resolves identifiers near the cursor to
+	// definitions across the workspace; the engine fills in
+	// Options.Workspace when it is nil.
+	Workspace gather.Resolver
 	// Cursor is a byte offset into Text.
 	Cursor int
 	// Others are the other open buffers, for context. Their trees are the
@@ -251,43 +256,21 @@ func (e *Engine) debounceLocked(uri string) time.Duration {
 // outside the lock) and returns it with the function that starts it,
 // which must be called with e.mu held once the generation is registered.
 func (e *Engine) prepare(q Query) (*generation, func()) {
-	var tree *syntax.Tree
 	if q.Tree != nil {
-		tree = q.Tree.Copy()
+		q.Tree = q.Tree.Copy() // the generation's own, closed when it ends
 	}
-	plan := shape.Decide(q.Text, tree, q.Cursor)
-	ctxPieces := gather.Gather(gather.Input{
-		Buffer: gather.Buffer{Path: q.Path, LanguageID: q.LanguageID, Text: q.Text, Tree: tree, Recent: q.Recent},
-		Cursor: q.Cursor, Others: q.Others, Budget: e.opts.Config.Budget, Workspace: e.opts.Workspace,
-	})
-	lang := q.LanguageID
-	if tree != nil {
-		lang = tree.Language().Name()
+	if q.Workspace == nil {
+		q.Workspace = e.opts.Workspace
 	}
-	req := ctxPieces.Request(q.Path, lang)
-	req.Stop = append(req.Stop, plan.Stop...)
-	req.MaxTokens = e.maxTokens(plan)
-
+	b := BuildRequest(q, e.opts.Config.Budget, e.opts.MaxTokens)
 	genCtx, cancel := context.WithCancel(context.Background())
-	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: tree, plan: plan, cancel: cancel,
+	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: q.Tree, plan: b.Plan, cancel: cancel,
 		start: time.Now(), updated: make(chan struct{})}
 	return g, func() {
 		e.stats.requests.Add(1)
 		e.wg.Add(1)
-		go e.run(genCtx, g, req)
+		go e.run(genCtx, g, b.Request)
 	}
-}
-
-// maxTokens bounds a generation by its plan: a line needs few tokens, a
-// block more. Small bounds keep a superseded stream cheap.
-func (e *Engine) maxTokens(plan shape.Plan) int {
-	if e.opts.MaxTokens > 0 {
-		return e.opts.MaxTokens
-	}
-	if plan.Multiline {
-		return 256
-	}
-	return 64
 }
 
 // run streams g's generation from the model. A generation that fails

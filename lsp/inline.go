@@ -15,6 +15,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/completion"
 	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/text"
 )
 
@@ -49,8 +50,8 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 	}()
 	q := completion.Query{
 		URI: string(snap.URI), Path: snap.Path, LanguageID: snap.LanguageID,
-		Text: doc, Tree: snap.Tree, Recent: snap.Recent, Cursor: cursor,
-		Others: buffersOf(others),
+		Text: doc, Tree: snap.Tree, Cursor: cursor,
+		Others: buffersOf(others), History: s.history.Recent(history.DefaultSize),
 	}
 	if doc != snap.Text {
 		q.Tree = nil // the selected completion item changed the text
@@ -86,7 +87,7 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 func buffersOf(snaps []*Snapshot) []gather.Buffer {
 	out := make([]gather.Buffer, 0, len(snaps))
 	for _, o := range snaps {
-		out = append(out, gather.Buffer{Path: o.Path, LanguageID: o.LanguageID, Text: o.Text, Index: o.Index, Recent: o.Recent})
+		out = append(out, gather.Buffer{Path: o.Path, LanguageID: o.LanguageID, Text: o.Text, Index: o.Index})
 	}
 	return out
 }

@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/transport"
@@ -56,6 +57,8 @@ type Server struct {
 	opts Options
 	log  *zap.Logger
 	docs *store
+	// history logs the user's recent edits across documents; never nil.
+	history *history.History
 
 	// exited is closed, once, by the exit notification; never nil.
 	exited   chan struct{}
@@ -100,7 +103,7 @@ type clientFeatures struct {
 // New returns a server ready to Serve one connection.
 func New(opts Options) *Server {
 	return &Server{opts: opts, log: opts.Log, docs: newStore(), cfg: opts.Config, said: map[string]bool{},
-		edits: newEditTracker(), exited: make(chan struct{})}
+		edits: newEditTracker(), history: history.New(0), exited: make(chan struct{})}
 }
 
 // Serve speaks LSP over rwc until the client sends exit, the connection

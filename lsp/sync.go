@@ -58,8 +58,8 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		s.desynced(ctx, u, err)
 		return nil
 	}
-	e := s.currentEngine()
-	if e != nil {
+	s.history.Record(pathOf(u), res.before, res.after, res.edits)
+	if e := s.currentEngine(); e != nil {
 		e.DidChange(string(u), res.before, res.after, res.edits)
 	}
 	s.edits.didChange(u, p.TextDocument.Version, res.edits)

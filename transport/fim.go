@@ -170,6 +170,23 @@ type ollamaOptions struct {
 
 // Generate streams one fill-in-the-middle completion.
 func (m *FIMModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
+	body, err := m.wire(req)
+	if err != nil {
+		return Result{}, err
+	}
+	s := newSink(req, onDelta)
+	switch m.dialect {
+	case dialectInfill, dialectLlamaRaw:
+		return m.http.stream(ctx, body, sseFraming, m.http.parseLlama, s)
+	case dialectOllama:
+		return m.http.stream(ctx, body, ndjsonFraming, m.http.parseOllama, s)
+	default:
+		return m.http.stream(ctx, body, sseFraming, m.http.parseOpenAI, s)
+	}
+}
+
+// wire returns the body Generate POSTs for req, in the endpoint's dialect.
+func (m *FIMModel) wire(req Request) (any, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens == 0 {
 		maxTokens = m.maxTokens
@@ -178,10 +195,9 @@ func (m *FIMModel) Generate(ctx context.Context, req Request, onDelta func(strin
 	if m.template != "" && m.dialect != dialectCodestral && m.dialect != dialectInfill {
 		var err error
 		if raw, err = RenderFIM(m.template, req); err != nil {
-			return Result{}, err
+			return nil, err
 		}
 	}
-	s := newSink(req, onDelta)
 	switch m.dialect {
 	case dialectInfill, dialectLlamaRaw:
 		b := llamaBody{Prompt: raw, CachePrompt: true, NPredict: maxTokens, Stream: true,
@@ -193,21 +209,21 @@ func (m *FIMModel) Generate(ctx context.Context, req Request, onDelta func(strin
 				b.InputExtra = append(b.InputExtra, infillExtra{Filename: c.Path, Text: c.Text})
 			}
 		}
-		return m.http.stream(ctx, b, sseFraming, m.http.parseLlama, s)
+		return b, nil
 	case dialectOllama:
 		b := ollamaBody{Model: m.model, Prompt: req.Prefix, Suffix: req.Suffix, Stream: true,
 			Options: ollamaOptions{NumPredict: maxTokens, Temperature: req.Temperature, Stop: nonEmpty(req.Stop)}}
 		if raw != "" {
 			b.Prompt, b.Suffix, b.Raw = raw, "", true
 		}
-		return m.http.stream(ctx, b, ndjsonFraming, m.http.parseOllama, s)
+		return b, nil
 	default:
 		b := completionBody{Model: m.model, Prompt: req.Prefix, Suffix: req.Suffix, Stream: true,
 			MaxTokens: maxTokens, Stop: wireStops(req.Stop), Temperature: req.Temperature}
 		if raw != "" {
 			b.Prompt, b.Suffix = raw, ""
 		}
-		return m.http.stream(ctx, b, sseFraming, m.http.parseOpenAI, s)
+		return b, nil
 	}
 }
 

@@ -38,30 +38,32 @@ type Warmer interface {
 // region in Prefix.
 type Request struct {
 	// Prefix is the text before the cursor (or the region to rewrite).
-	Prefix string
+	Prefix string `json:"prefix"`
 	// Suffix is the text after the cursor; empty for edits.
-	Suffix string
+	Suffix string `json:"suffix"`
 	// Context holds extra snippets (imports, signatures, other files), most
 	// important first.
-	Context []Snippet
+	Context []Snippet `json:"context,omitempty"`
 	// Instruction is the user's instruction for a quick edit; empty for
 	// completions.
-	Instruction string
+	Instruction string `json:"instruction,omitempty"`
 	// System overrides the provider's default system instructions.
-	System string
+	System string `json:"system,omitempty"`
 	// Language and Path describe the file, for prompts.
-	Language, Path string
+	Language string `json:"language"`
+	Path     string `json:"path"`
 	// Stop ends the generation where any of these strings appears.
-	Stop []string
+	Stop []string `json:"stop,omitempty"`
 	// MaxTokens bounds the output; 0 means the provider's default.
-	MaxTokens int
+	MaxTokens int `json:"maxTokens,omitempty"`
 	// Temperature for sampling; models default to 0.
-	Temperature float64
+	Temperature float64 `json:"temperature,omitempty"`
 }
 
 // Snippet is one piece of extra context with where it came from.
 type Snippet struct {
-	Path, Text string
+	Path string `json:"path"`
+	Text string `json:"text"`
 }
 
 // Result describes a finished generation.

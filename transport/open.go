@@ -64,7 +64,11 @@ func Open(m config.Model, getenv func(string) string, log *zap.Logger) (Model, e
 	if key == "" {
 		keyEnv = ""
 	}
-	log = log.With(zap.String("provider", m.Provider), zap.String("host", u.Host))
+	return build(m, key, keyEnv, log.With(zap.String("provider", m.Provider), zap.String("host", u.Host)))
+}
+
+// build constructs the network provider m names; it dials nothing.
+func build(m config.Model, key, keyEnv string, log *zap.Logger) (Model, error) {
 	switch m.Provider {
 	case config.ProviderOpenAIWS:
 		return NewWS(WSConfig{Endpoint: m.Endpoint, Model: m.Model, APIKey: key, APIKeyEnv: keyEnv,

@@ -122,6 +122,12 @@ type completionBody struct {
 
 // Generate streams one completion.
 func (m *SSEModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
+	body, _ := m.wire(req)
+	return m.http.stream(ctx, body, sseFraming, m.http.parseOpenAI, newSink(req, onDelta))
+}
+
+// wire returns the body Generate POSTs for req.
+func (m *SSEModel) wire(req Request) (any, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens == 0 {
 		maxTokens = m.maxTokens
@@ -136,7 +142,7 @@ func (m *SSEModel) Generate(ctx context.Context, req Request, onDelta func(strin
 		body = completionBody{Model: m.model, Prompt: req.Prefix, Suffix: req.Suffix, Stream: true,
 			MaxTokens: maxTokens, Stop: wireStops(req.Stop), Temperature: req.Temperature}
 	}
-	return m.http.stream(ctx, body, sseFraming, m.http.parseOpenAI, newSink(req, onDelta))
+	return body, nil
 }
 
 // wireStops trims stop strings to the 4 OpenAI-style APIs accept; all of

@@ -160,12 +160,7 @@ func (m *WSModel) Close() error {
 // a fresh connection; one the endpoint refused for its limits is sent
 // again, up to wsMaxResends times, once the connection has room.
 func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
-	instructions, input := RenderChat(req)
-	create := wsCreate{Type: "response.create", Model: m.model, Instructions: instructions,
-		Input: input, MaxOutputTokens: req.MaxTokens, Store: false}
-	if create.MaxOutputTokens == 0 {
-		create.MaxOutputTokens = m.maxTokens
-	}
+	create := m.create(req)
 	s := newSink(req, onDelta)
 	redialled, resends := false, 0
 	for {
@@ -190,6 +185,20 @@ func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string
 // wsMaxResends bounds how often one request is sent again after the
 // endpoint refused it for its limits.
 const wsMaxResends = 3
+
+// create returns the response.create frame for req, without its
+// stream_id (each attempt takes a new one).
+func (m *WSModel) create(req Request) wsCreate {
+	instructions, input := RenderChat(req)
+	create := wsCreate{Type: "response.create", Model: m.model, Instructions: instructions,
+		Input: input, MaxOutputTokens: req.MaxTokens, Store: false}
+	if create.MaxOutputTokens == 0 {
+		create.MaxOutputTokens = m.maxTokens
+	}
+	return create
+}
+
+func (m *WSModel) wire(req Request) (any, error) { return m.create(req), nil }
 
 func (m *WSModel) generateOnce(ctx context.Context, s *sink, create wsCreate) (Result, error) {
 	l := newLane(s)

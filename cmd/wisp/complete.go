@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion"
-	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/edits"
 	"github.com/wisp-lsp/wisp/syntax"
@@ -50,6 +48,12 @@ func loadCursor(ctx context.Context, arg string) (*cursorFile, error) {
 		f.tree, _ = syntax.Parse(ctx, lang, f.doc)
 	}
 	return f, nil
+}
+
+// query is the completion query for f, the same for `wisp complete` and
+// `wisp context`.
+func (f *cursorFile) query() completion.Query {
+	return completion.Query{URI: f.path, Path: f.path, Text: f.doc, Tree: f.tree, Cursor: f.cursor}
 }
 
 func (f *cursorFile) close() {
@@ -124,7 +128,7 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	defer ix.Close()
 	engine := completion.NewEngine(completion.Options{Model: model, Config: cfg.Completion, Workspace: ix})
 	defer engine.Close()
-	sugg, err := engine.Suggest(ctx, completion.Query{URI: f.path, Path: f.path, Text: f.doc, Tree: f.tree, Cursor: f.cursor})
+	sugg, err := engine.Suggest(ctx, f.query())
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp complete:", err)
 		return 1
@@ -149,25 +153,29 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// contextResult is what `wisp context --json` prints.
+// contextResult is what `wisp context --json` prints: exactly the
+// request `wisp complete` (and the language server) would send for the
+// cursor.
 type contextResult struct {
-	File    string         `json:"file"`
-	Cursor  jsonPos        `json:"cursor"`
-	Context gather.Context `json:"context"`
-	Prompt  struct {
-		Instructions string `json:"instructions"`
-		Input        string `json:"input"`
-	} `json:"prompt"`
+	File   string  `json:"file"`
+	Cursor jsonPos `json:"cursor"`
+	// Provider is the configured model provider; Wire is the body it is
+	// sent (transport.Wire).
+	Provider string `json:"provider"`
+	completion.Built
+	Wire any `json:"wire"`
 	// Index is the workspace index the context came from.
 	Index indexReport `json:"index"`
 }
 
-// runContext prints the context and prompt a completion at FILE:LINE:COL
-// would send: each piece, why it was chosen, and its token count.
+// runContext prints the request a completion at FILE:LINE:COL would send:
+// each piece of context, why it was chosen and its token count, the
+// tokens used and the budget, the plan, the request (stop sequences,
+// output bound, language) and the body the configured provider sends.
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("wisp context", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	budget := fs.Int("budget", config.Default().Completion.Budget, "context budget in tokens")
+	budget := fs.Int("budget", 0, "context budget in tokens (default: completion.budget from the configuration)")
 	fs.Bool("json", true, "print JSON (the only format)")
 	if err := fs.Parse(reorder(args, map[string]bool{"--budget": true, "-budget": true})); err != nil {
 		return 2
@@ -182,22 +190,30 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	defer f.close()
+	cfg, _, err := config.Load(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "wisp context:", err)
+		return 1
+	}
 	ix, report, err := openIndex(ctx, f.path, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp context:", err)
 		return 1
 	}
 	defer ix.Close()
-	in := gather.Input{Buffer: gather.Buffer{Path: f.path, Text: f.doc, Tree: f.tree}, Cursor: f.cursor, Budget: *budget, Workspace: ix}
-	c := gather.Gather(in)
-	lang := filepath.Ext(f.path)
-	if f.tree != nil {
-		lang = f.tree.Language().Name()
+	if *budget > 0 {
+		cfg.Completion.Budget = *budget
 	}
-	out := contextResult{File: f.path, Context: c, Index: report}
+	out := contextResult{File: f.path, Provider: cfg.Model.Provider, Index: report}
+	q := f.query()
+	q.Workspace = ix
+	out.Built = completion.BuildRequest(q, cfg.Completion.Budget, 0)
+	if out.Wire, err = transport.Wire(cfg.Model, out.Request); err != nil {
+		fmt.Fprintln(stderr, "wisp context:", err)
+		return 1
+	}
 	p := f.doc.Point(f.cursor)
 	out.Cursor = jsonPos{Line: p.Row + 1, Col: p.Column + 1}
-	out.Prompt.Instructions, out.Prompt.Input = transport.RenderChat(c.Request(f.path, lang))
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	enc.Encode(out)

@@ -234,7 +234,9 @@ func TestContextJSONNamesItsPieces(t *testing.T) {
 				Tokens    int
 			} `json:"pieces"`
 		} `json:"context"`
-		Prompt struct{ Input string } `json:"prompt"`
+		// Wire is what the local provider (the default) receives: the
+		// request itself.
+		Wire struct{ Prefix, Suffix string } `json:"wire"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
@@ -249,8 +251,8 @@ func TestContextJSONNamesItsPieces(t *testing.T) {
 	if !kinds["prefix"] || !kinds["suffix"] {
 		t.Fatalf("pieces %v", kinds)
 	}
-	if !strings.Contains(res.Prompt.Input, "<|wisp:cursor|>") {
-		t.Fatalf("prompt has no cursor marker")
+	if !strings.HasSuffix(res.Wire.Prefix, "\ttotal := 0\n\tf") || !strings.HasPrefix(res.Wire.Suffix, "or _, x := range xs {") {
+		t.Fatalf("wire has no prefix and suffix at the cursor: %+v", res.Wire)
 	}
 }
 

@@ -2,11 +2,13 @@ package gather_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wisp-lsp/wisp/completion/gather"
-	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/completion/history"
 )
 
 // benchInput builds a 5,000-line Go file, the cursor in the middle, and
@@ -25,8 +27,9 @@ func benchInput(b *testing.B, cached bool) gather.Input {
 	for i := 0; i < 20; i++ {
 		other := "package main\n\n" + filler(fmt.Sprintf("O%d_", i), 80) + fmt.Sprintf("func Dial%d(addr string) *Conn {\n\treturn nil\n}\n", i)
 		o := buffer(b, fmt.Sprintf("other%d.go", i), other)
-		o.Recent = []syntax.Span{{Start: 1000, End: 1040}, {Start: 3000, End: 3001}}
 		in.Others = append(in.Others, o)
+		in.History = append(in.History, history.Edit{Path: o.Path, Line: 40, Lines: 1,
+			Diff: fmt.Sprintf("@@ -41,1 +41,1 @@\n-\treturn c + %d\n+\treturn c - %d", i, i)})
 	}
 	if cached {
 		in.Index = gather.NewIndex(in.Tree)
@@ -42,9 +45,40 @@ func benchInput(b *testing.B, cached bool) gather.Input {
 func BenchmarkGather(b *testing.B) {
 	in := benchInput(b, true)
 	b.ResetTimer()
+	var times []time.Duration
 	for b.Loop() {
+		start := time.Now()
 		gather.Gather(in)
+		times = append(times, time.Since(start))
 	}
+	reportPercentiles(b, times)
+}
+
+// BenchmarkGatherLongLine measures a cursor in a 14 KB minified line.
+func BenchmarkGatherLongLine(b *testing.B) {
+	src := "var app=function(){" + strings.Repeat("function a(t,e){return t*e+1};", 450) + "}();\n"
+	in := gather.Input{Buffer: buffer(b, "app.min.js", src), Cursor: len(src) / 2, Budget: 1024}
+	in.Index = gather.NewIndex(in.Tree)
+	b.ResetTimer()
+	var times []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		gather.Gather(in)
+		times = append(times, time.Since(start))
+	}
+	reportPercentiles(b, times)
+}
+
+// reportPercentiles adds the p50 and p99 of times to the benchmark's
+// figures: context assembly is on every request's path, so its tail
+// matters more than its mean.
+func reportPercentiles(b *testing.B, times []time.Duration) {
+	if len(times) == 0 {
+		return
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
 }
 
 // BenchmarkGatherUncached is BenchmarkGather with every buffer's Index

@@ -83,8 +83,8 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	}
 	seen := map[string]bool{} // signatures already shown
 	// No one type's member list may take more than a third of the share.
-	typeBytes := max(bytesFor(tokens/3), 80)
-	perName := map[string]int{} // a name met in many types is worth two
+	typeBytes := max(tokens/3*4, 80) // about four bytes of code a token
+	perName := map[string]int{}      // a name met in many types is worth two
 	var out []Piece
 	for _, s := range syms {
 		if perName[s.Name] == maxDefsPerName {

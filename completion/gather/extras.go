@@ -1,152 +1,171 @@
 package gather
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wisp-lsp/wisp/syntax"
-	"github.com/wisp-lsp/wisp/text"
 )
 
-// Shares of the extras budget, in percent: imports may take at most
-// importShare of it, signatures at most signatureShare of what is left
-// after them, so recent edits elsewhere keep some room.
+// Shares of the extras budget, in percent, each of what is left after
+// the pieces before it: imports may take at most importShare, recent
+// edits recentShare, workspace definitions definitionShare; then come the
+// declaration of the type the cursor's method belongs to and the
+// signatures of what the code near the cursor uses, and the file's other
+// signatures (its outline) may take outlineShare of what remains.
 const (
-	importShare    = 40
-	signatureShare = 60
-	// definitionShare of what imports leave goes to workspace
-	// definitions, ahead of other buffers' signatures.
+	importShare     = 40
+	recentShare     = 30
 	definitionShare = 60
+	outlineShare    = 50
 	// maxHeaderBytes bounds one enclosing header (long parameter lists).
 	maxHeaderBytes = 400
-	// recentContextLines are the lines kept either side of a recent edit;
-	// maxRecentPerBuffer bounds the edits taken from one buffer.
-	recentContextLines = 2
-	maxRecentPerBuffer = 2
+	// maxRecentEdits bounds the recent edits shown.
+	maxRecentEdits = 4
 )
 
-// extras chooses the pieces beyond the windows, most important first,
-// within tokens.
+// extras chooses the pieces beyond the window, within tokens.
 func (g *gatherer) extras(tokens int) []Piece {
 	var out []Piece
-	take := func(p Piece) bool {
-		if p.Text == "" || p.Tokens > tokens {
-			return false
+	// key names what a piece shows: a recent edit, or the code starting
+	// at an offset of a file (a signature and a type declaration of one
+	// definition are the same thing twice).
+	type key struct {
+		recent bool
+		path   string
+		start  int
+		text   string // for pieces with no place in a buffer (workspace definitions)
+	}
+	seen := make(map[key]bool)
+	take := func(ps []Piece, limit int) {
+		for _, p := range ps {
+			k := key{p.Kind == "recent", p.Path, p.span.Start, ""}
+			if p.Kind == "definition" {
+				k.text = p.Text
+			}
+			if p.Text == "" || p.Tokens > tokens || p.Tokens > limit || seen[k] || p.Kind == "signature" && coveredByDefinition(out, p) {
+				continue
+			}
+			seen[k] = true
+			tokens -= p.Tokens
+			limit -= p.Tokens
+			out = append(out, p)
 		}
-		tokens -= p.Tokens
-		out = append(out, p)
-		return true
 	}
-	for _, p := range g.enclosing() {
-		take(p)
+	if tokens <= 0 {
+		return nil
 	}
+	take(g.enclosing(), tokens)
 	if p, ok := g.imports(tokens * importShare / 100); ok {
-		take(p)
+		take([]Piece{p}, tokens)
 	}
-	for _, p := range g.definitions(tokens * definitionShare / 100) {
-		take(p)
-	}
-	sigBudget := tokens * signatureShare / 100
-	for _, p := range g.signatures() {
-		if p.Tokens <= sigBudget && !coveredByDefinition(out, p) && take(p) {
-			sigBudget -= p.Tokens
-		}
-	}
-	for _, p := range g.recent(tokens) {
-		take(p)
-	}
+	take(g.recent(), tokens*recentShare/100)
+	take(g.definitions(tokens*definitionShare/100), tokens*definitionShare/100)
+	take(g.typeOf(), tokens)
+	take(g.signatures(), tokens)
+	take(g.outline(tokens*outlineShare/100, func(sp syntax.Span) bool { return seen[key{false, g.in.Path, sp.Start, ""}] }), tokens)
 	return out
 }
 
 // enclosing returns the headers of the functions and classes around the
-// cursor that start before the prefix, outermost first.
+// cursor that start before the window, outermost first.
 func (g *gatherer) enclosing() []Piece {
 	var out []Piece
+	s := g.doc.String()
 	for i := len(g.scopes) - 1; i >= 0; i-- {
-		s := g.scopes[i]
-		if s.Header.Start >= g.prefixStart {
+		sc := g.scopes[i]
+		start := max(0, min(sc.Header.Start, g.doc.Len()))
+		if start >= g.prefixStart {
 			continue
 		}
-		h := g.doc.String()[s.Header.Start:min(s.Header.End, g.prefixStart)]
-		if len(h) > maxHeaderBytes {
-			h = h[:maxHeaderBytes]
+		h := g.signatureAt(start)
+		if h == "" {
+			end := runeEnd(s, max(start, min(sc.Header.End, g.prefixStart, start+maxHeaderBytes)), start)
+			h = strings.TrimRight(s[start:end], " \t\r\n")
 		}
-		h = strings.TrimRight(h, " \t\r\n")
-		why := fmt.Sprintf("%s %s encloses the cursor, from %s", s.Kind, nameOr(s.Name, "(anonymous)"), lineName(g.doc, s.Span.Start))
-		out = append(out, newPiece("enclosing", why, g.in.Path, h, syntax.Span{Start: s.Header.Start, End: s.Header.Start + len(h)}))
+		why := fmt.Sprintf("%s %s encloses the cursor, from %s", sc.Kind, nameOr(sc.Name, "(anonymous)"), lineName(g.doc, start))
+		out = append(out, newPiece("enclosing", why, g.in.Path, h, syntax.Span{Start: start, End: start + len(h)}))
 	}
 	return out
 }
 
-// imports returns the import section lying before the prefix, cut to
+// signatureAt returns the signature of this file's definition starting
+// at off, or "" when the index has none there. A header read from the
+// text may run on over the comments above the body; the signature never
+// does.
+func (g *gatherer) signatureAt(off int) string {
+	defs := g.index.Defs
+	i, ok := slices.BinarySearchFunc(defs, off, func(d syntax.Definition, off int) int { return cmp.Compare(d.Span.Start, off) })
+	for ; ok && i < len(defs) && defs[i].Span.Start == off; i++ {
+		if defs[i].Signature != "" {
+			return defs[i].Signature
+		}
+	}
+	return ""
+}
+
+// imports returns the import section lying before the window, cut to
 // whole lines within tokens.
 func (g *gatherer) imports(tokens int) (Piece, bool) {
 	var b strings.Builder
 	first := -1
+	s := g.doc.String()
 	for _, sp := range g.index.Imports {
-		if sp.Start >= g.prefixStart {
+		start, end := max(0, min(sp.Start, g.doc.Len())), max(0, min(sp.End, g.prefixStart))
+		if start >= g.prefixStart || end <= start {
 			break
 		}
 		if first < 0 {
-			first = sp.Start
+			first = start
 		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(g.doc.String()[sp.Start:min(sp.End, g.prefixStart)])
+		b.WriteString(s[start:end])
 	}
-	s := wholeLines(strings.TrimRight(b.String(), " \t\r\n"), bytesFor(tokens))
-	if s == "" {
+	text := linesWithin(strings.TrimRight(b.String(), " \t\r\n"), tokens)
+	if text == "" {
 		return Piece{}, false
 	}
-	return newPiece("imports", "the file's imports, above the prefix", g.in.Path, s, syntax.Span{Start: first, End: first + len(s)}), true
+	return newPiece("imports", "the file's imports, above the window", g.in.Path, text, syntax.Span{Start: first, End: first + len(text)}), true
 }
 
-// wholeLines returns the longest run of s's first lines within n bytes.
+// linesWithin returns the longest run of s's first lines whose estimate
+// is at most tokens.
+func linesWithin(s string, tokens int) string {
+	limit := tokens * milliPerToken
+	if cost(s, limit) <= limit {
+		return s
+	}
+	end, c := 0, 0
+	for end < len(s) {
+		next := len(s)
+		if i := strings.IndexByte(s[end:], '\n'); i >= 0 {
+			next = end + i + 1
+		}
+		if c += cost(s[end:next], limit); c > limit {
+			break
+		}
+		end = next
+	}
+	return strings.TrimRight(s[:end], "\r\n")
+}
+
+// wholeLines returns the longest run of s's first lines within n bytes;
+// "" when not even the first line fits (or n <= 0).
 func wholeLines(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	if n <= 0 {
+		return ""
 	}
 	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
 		return s[:i]
 	}
 	return ""
-}
-
-// recent returns the recently edited regions of the other buffers, with a
-// little context, at most maxRecentPerBuffer per buffer, as many as fit in
-// tokens.
-func (g *gatherer) recent(tokens int) []Piece {
-	var out []Piece
-	for _, b := range g.in.Others {
-		for i, sp := range b.Recent {
-			if i == maxRecentPerBuffer {
-				break
-			}
-			start, end, ok := aroundLines(b.Text, sp, recentContextLines)
-			if !ok || Estimate(b.Text.String()[start:end]) > tokens {
-				continue
-			}
-			tokens -= Estimate(b.Text.String()[start:end])
-			why := "edited recently, " + lineName(b.Text, sp.Start)
-			if first, last := b.Text.LineOf(sp.Start), b.Text.LineOf(sp.End); last > first {
-				why = fmt.Sprintf("edited recently, lines %d-%d", first+1, last+1)
-			}
-			out = append(out, newPiece("recent", why, b.Path, b.Text.String()[start:end], syntax.Span{Start: start, End: end}))
-		}
-	}
-	return out
-}
-
-// aroundLines widens sp to whole lines plus n lines either side. ok is
-// false when sp does not fit the text.
-func aroundLines(t *text.Text, sp syntax.Span, n int) (start, end int, ok bool) {
-	if sp.Start < 0 || sp.End > t.Len() || sp.Start > sp.End {
-		return 0, 0, false
-	}
-	first := max(0, t.LineOf(sp.Start)-n)
-	last := min(t.LineCount()-1, t.LineOf(sp.End)+n)
-	return t.LineStart(first), t.LineEnd(last), true
 }
 
 func nameOr(name, def string) string {

@@ -1,12 +1,15 @@
 // Package gather chooses what a completion request shows the model: the
 // text around the cursor and, within a token budget, the pieces of the
-// file and of other open buffers most likely to help (the enclosing
-// headers, the imports, signatures of what the code near the cursor uses,
-// recent edits elsewhere). It works in byte offsets on *text.Text and
-// never parses: callers hand it the trees they already have.
+// file, of the workspace and of the user's recent edits most likely to
+// help (the imports, the enclosing headers, definitions and signatures of
+// what the code near the cursor uses, recent edits). It spends the whole
+// budget: what the extra pieces leave grows the window around the cursor,
+// on both sides. It works in byte offsets on *text.Text and never parses:
+// callers hand it the trees they already have.
 package gather
 
 import (
+	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 )
@@ -25,17 +28,18 @@ type Buffer struct {
 	// document version keeps Gather well under a millisecond on large
 	// workspaces.
 	Index *Index
-	// Recent holds recently edited byte ranges of Text, newest first.
-	Recent []syntax.Span
 }
 
 // Input is one completion's context request.
 type Input struct {
 	Buffer
-	// Cursor is the byte offset of the completion in Buffer.Text.
+	// Cursor is the byte offset of the completion in Buffer.Text; it is
+	// clamped to the text.
 	Cursor int
 	// Others are the other open buffers, most recently used first.
 	Others []Buffer
+	// History holds the user's recent edits across files, newest first.
+	History []history.Edit
 	// Budget is the context size in estimated tokens; 0 means
 	// DefaultBudget.
 	Budget int
@@ -48,27 +52,30 @@ type Input struct {
 // prints it as is.
 type Context struct {
 	// Prefix and Suffix are the document text just before and after the
-	// cursor (they are also Pieces[0] and Pieces[1]).
+	// cursor (they are also the last two Pieces).
 	Prefix string `json:"-"`
 	Suffix string `json:"-"`
 	// PrefixStart and SuffixEnd are the byte offsets where Prefix starts
 	// and Suffix ends; PrefixStart <= cursor <= SuffixEnd.
 	PrefixStart int `json:"prefixStart"`
 	SuffixEnd   int `json:"suffixEnd"`
-	// Pieces lists everything chosen: the prefix, the suffix, then the
-	// extra pieces, most important first.
+	// Pieces lists everything chosen in the order the prompt shows it:
+	// what changes least between requests first (imports and workspace
+	// definitions, then the file's other pieces, then recent edits), the
+	// prefix and the suffix last.
 	Pieces []Piece `json:"pieces"`
 	// Tokens is the estimated size of all Pieces; Budget the limit it was
-	// chosen under. Tokens <= Budget unless the cursor's own line alone is
-	// larger.
+	// chosen under. Tokens <= Budget always, and whenever the file alone
+	// is larger than Budget, Tokens falls short of it by a few tokens of
+	// rounding at most (at least 95% of budgets of 100 tokens and more).
 	Tokens int `json:"tokens"`
 	Budget int `json:"budget"`
 }
 
 // Piece is one chosen piece of context.
 type Piece struct {
-	// Kind is "prefix", "suffix", "enclosing", "imports", "definition",
-	// "signature" or "recent".
+	// Kind is "prefix", "suffix", "imports", "definition", "signature",
+	// "type", "enclosing" or "recent".
 	Kind string `json:"kind"`
 	// Why says in plain words why the piece was chosen.
 	Why string `json:"why"`
@@ -77,80 +84,108 @@ type Piece struct {
 	Text string `json:"text"`
 	// Tokens is Estimate(Text).
 	Tokens int `json:"tokens"`
-	// span is where Text lies in its buffer.
+	// span is where Text lies in its buffer; for "recent" pieces, the
+	// edited lines.
 	span syntax.Span
 }
 
-// Budget shares of the prefix and suffix windows, in percent; the rest
-// goes to extra pieces, and whatever those leave unused grows the prefix.
-const (
-	prefixShare = 55
-	suffixShare = 15
-)
+// extrasShare is the most of the budget, in percent, that pieces other
+// than the window around the cursor may take; what they leave goes to the
+// window. Measured with bench/context: past a quarter, the window lost
+// more than the pieces brought.
+const extrasShare = 25
 
 // Gather chooses the context for a completion at in.Cursor. It never
-// fails: with no tree it returns plain windows around the cursor.
+// fails and never panics on any text or cursor: with no tree, or on lines
+// too long to read as code, it returns plain-text windows of the text's
+// own bytes.
 func Gather(in Input) Context {
 	doc := in.Text
-	cursor := max(0, min(in.Cursor, doc.Len()))
 	budget := in.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	g := gatherer{in: in, doc: doc, cursor: cursor}
-	g.scopes = scopesAt(in.Tree, cursor)
+	g := &gatherer{in: in, doc: doc, cursor: max(0, min(in.Cursor, doc.Len())), budget: budget}
 	g.index = indexOf(in.Buffer)
-
-	prefixTokens, suffixTokens := budget*prefixShare/100, budget*suffixShare/100
-	if Estimate(doc.String()) <= prefixTokens+suffixTokens {
+	if g.plain = g.longLine(); !g.plain {
+		g.scopes = scopesAt(in.Tree, g.cursor)
+	}
+	if limit := budget * milliPerToken; cost(doc.String(), limit) <= limit {
 		g.prefixStart, g.suffixEnd = 0, doc.Len()
-	} else {
-		g.prefixStart = g.prefixWindow(prefixTokens)
-		g.suffixEnd = g.suffixWindow(suffixTokens)
 	}
-	used := Estimate(doc.String()[g.prefixStart:cursor]) + Estimate(doc.String()[cursor:g.suffixEnd])
-	extras := g.extras(budget - used)
-	for _, p := range extras {
-		used += p.Tokens
+	if g.prefixStart != 0 || g.suffixEnd != doc.Len() || g.windowTokens() > budget {
+		// Larger than the budget (or only just fitting, with the token the
+		// cut at the cursor may add): a window.
+		g.prefixStart, g.suffixEnd = g.cursor, g.cursor
+		g.grow(budget - budget*extrasShare/100)
 	}
-	if left := budget - used; left > 0 && g.prefixStart > 0 {
-		// Unused budget widens the prefix; pieces it now covers go.
-		grown := g.prefixWindow(Estimate(doc.String()[g.prefixStart:cursor]) + left)
-		if grown < g.prefixStart {
-			g.prefixStart = grown
-			extras = dropCovered(extras, in.Path, grown)
+	// Beside a window, the extras' allowance is a fixed share, not what
+	// the first growth happened to leave, so that it does not change with
+	// every keystroke; beside the whole file, it is all that is left.
+	allowance := budget - g.windowTokens()
+	if g.prefixStart != 0 || g.suffixEnd != doc.Len() {
+		allowance = min(allowance, budget*extrasShare/100)
+	}
+	extras := g.extras(allowance)
+	// Whatever the extras left grows the window; pieces of this file the
+	// grown window now shows are dropped, which frees more, until none is.
+	for {
+		g.grow(budget - g.windowTokens() - tokensOf(extras))
+		n := len(extras)
+		if extras = g.dropCovered(extras); len(extras) == n {
+			break
 		}
 	}
-	return g.context(budget, extras)
+	return g.context(extras)
 }
 
 // gatherer holds one Gather call's working state.
 type gatherer struct {
 	in     Input
 	doc    *text.Text
-	cursor int
-	// scopes enclose the cursor, innermost first, blocks excluded.
+	cursor int // clamped to doc
+	budget int
+	// scopes enclose the cursor, innermost first, blocks excluded; empty
+	// without a tree or on a long line.
 	scopes []syntax.Scope
+	// plain is set when the cursor's line is too long to read as code
+	// (minified or generated text): the file's own definitions are not
+	// looked up.
+	plain bool
 	// index is the current buffer's index; never nil.
 	index *Index
-	// prefixStart and suffixEnd bound the windows around the cursor.
+	// prefixStart and suffixEnd bound the window around the cursor;
+	// 0 <= prefixStart <= cursor <= suffixEnd <= doc.Len() always.
 	prefixStart, suffixEnd int
+	// prefixCut and suffixCut are set once a side of the window ends
+	// inside a line (a line too long to take whole): it grows no more.
+	prefixCut, suffixCut bool
 }
 
-// context assembles the result.
-func (g *gatherer) context(budget int, extras []Piece) Context {
+func (g *gatherer) windowTokens() int {
+	s := g.doc.String()
+	return Estimate(s[g.prefixStart:g.cursor]) + Estimate(s[g.cursor:g.suffixEnd])
+}
+
+func tokensOf(ps []Piece) int {
+	n := 0
+	for _, p := range ps {
+		n += p.Tokens
+	}
+	return n
+}
+
+// context assembles the result, in prompt order.
+func (g *gatherer) context(extras []Piece) Context {
 	s := g.doc.String()
 	c := Context{
 		Prefix: s[g.prefixStart:g.cursor], Suffix: s[g.cursor:g.suffixEnd],
-		PrefixStart: g.prefixStart, SuffixEnd: g.suffixEnd, Budget: budget,
+		PrefixStart: g.prefixStart, SuffixEnd: g.suffixEnd, Budget: g.budget,
 	}
-	c.Pieces = append(c.Pieces,
+	c.Pieces = append(promptOrder(extras, g.in.Path),
 		newPiece("prefix", "text before the cursor, from "+lineName(g.doc, g.prefixStart), g.in.Path, c.Prefix, syntax.Span{Start: g.prefixStart, End: g.cursor}),
 		newPiece("suffix", "text after the cursor, to "+lineName(g.doc, g.suffixEnd), g.in.Path, c.Suffix, syntax.Span{Start: g.cursor, End: g.suffixEnd}))
-	c.Pieces = append(c.Pieces, extras...)
-	for _, p := range c.Pieces {
-		c.Tokens += p.Tokens
-	}
+	c.Tokens = tokensOf(c.Pieces)
 	return c
 }
 
@@ -158,12 +193,12 @@ func newPiece(kind, why, path, text string, span syntax.Span) Piece {
 	return Piece{Kind: kind, Why: why, Path: path, Text: text, Tokens: Estimate(text), span: span}
 }
 
-// dropCovered removes the current buffer's enclosing and import pieces
-// that now lie inside the prefix, which starts at start.
-func dropCovered(ps []Piece, path string, start int) []Piece {
+// dropCovered removes the pieces of the current buffer that the window
+// now shows whole.
+func (g *gatherer) dropCovered(ps []Piece) []Piece {
 	out := ps[:0]
 	for _, p := range ps {
-		if p.Path == path && (p.Kind == "enclosing" || p.Kind == "imports") && p.span.Start >= start {
+		if p.Path == g.in.Path && p.Kind != "recent" && p.span.Start >= g.prefixStart && p.span.End <= g.suffixEnd {
 			continue
 		}
 		out = append(out, p)

@@ -7,22 +7,21 @@ import (
 )
 
 // Request returns a completion request carrying c: its prefix and suffix,
-// and its extra pieces as context snippets, most important first.
-// Consecutive signatures from one file share a snippet.
+// and its other pieces as context snippets in prompt order. Consecutive
+// pieces of one kind from one file share a snippet.
 func (c Context) Request(path, language string) transport.Request {
 	req := transport.Request{Prefix: c.Prefix, Suffix: c.Suffix, Path: path, Language: language}
-	prev := ""
+	prevKind, prevPath := "", ""
 	for _, p := range c.Pieces {
-		kind := p.Kind
 		switch {
-		case kind == "prefix" || kind == "suffix":
+		case p.Kind == "prefix" || p.Kind == "suffix":
 			continue
-		case kind == "signature" && prev == "signature" && req.Context[len(req.Context)-1].Path == p.Path:
-			req.Context[len(req.Context)-1].Text += "\n" + p.Text
+		case p.Kind == prevKind && p.Path == prevPath:
+			req.Context[len(req.Context)-1].Text += "\n" + strings.TrimRight(p.Text, "\r\n")
 		default:
 			req.Context = append(req.Context, transport.Snippet{Path: p.Path, Text: strings.TrimRight(p.Text, "\r\n")})
 		}
-		prev = kind
+		prevKind, prevPath = p.Kind, p.Path
 	}
 	return req
 }

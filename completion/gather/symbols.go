@@ -12,14 +12,16 @@ import (
 // just above the cursor; a name defined several times contributes at most
 // maxDefsPerName signatures.
 const (
-	usageLines     = 20
-	maxDefsPerName = 2
+	usageLines      = 20
+	usageLinesAfter = 5
+	maxUsageBytes   = 4 << 10
+	maxDefsPerName  = 2
 )
 
 // use is an identifier seen near the cursor.
 type use struct {
 	name string
-	line int // 0-based line of its last use
+	line int // 0-based line of its use nearest to the cursor
 }
 
 // signatures returns the signatures of symbols used near the cursor and
@@ -61,7 +63,9 @@ func (g *gatherer) signatures() []Piece {
 			found[i] = append(found[i], newPiece("signature", why, b.Path, d.Signature, d.Span))
 		}
 	}
-	add(g.in.Buffer, g.index.Defs, true)
+	if !g.plain {
+		add(g.in.Buffer, g.index.Defs, true)
+	}
 	for _, b := range g.in.Others {
 		add(b, indexOf(b).Defs, false)
 	}
@@ -79,14 +83,24 @@ func qualified(d syntax.Definition) string {
 	return d.Name
 }
 
-// identifiers returns the identifiers in the n lines up to the cursor,
-// keywords and one-letter names left out, most recently used first.
+// identifiers returns the identifiers in the n lines up to the cursor
+// and the few lines after it (the code the continuation runs into),
+// keywords and one-letter names left out, nearest to the cursor's line
+// first.
 func identifiers(doc *text.Text, cursor, n int) []use {
 	line := doc.LineOf(cursor)
 	first := max(0, line-n)
-	s := doc.String()[doc.LineStart(first):cursor]
-	last := make(map[string]int)
-	l := first
+	from := max(doc.LineStart(first), cursor-maxUsageBytes)
+	to := min(doc.LineEnd(min(line+usageLinesAfter, doc.LineCount()-1)), cursor+maxUsageBytes)
+	s := doc.String()[from:to]
+	dist := func(l int) int {
+		if l < line {
+			return line - l
+		}
+		return l - line
+	}
+	nearest := make(map[string]int) // name → its line nearest to the cursor's
+	l := doc.LineOf(from)
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -99,7 +113,9 @@ func identifiers(doc *text.Text, cursor, n int) []use {
 				j++
 			}
 			if w := s[i:j]; j-i > 1 && !keywords[w] {
-				last[w] = l
+				if prev, ok := nearest[w]; !ok || dist(l) <= dist(prev) {
+					nearest[w] = l
+				}
 			}
 			i = j
 		case c >= '0' && c <= '9':
@@ -110,13 +126,13 @@ func identifiers(doc *text.Text, cursor, n int) []use {
 			i++
 		}
 	}
-	uses := make([]use, 0, len(last))
-	for w, l := range last {
+	uses := make([]use, 0, len(nearest))
+	for w, l := range nearest {
 		uses = append(uses, use{w, l})
 	}
 	sort.Slice(uses, func(i, j int) bool {
-		if uses[i].line != uses[j].line {
-			return uses[i].line > uses[j].line
+		if di, dj := dist(uses[i].line), dist(uses[j].line); di != dj {
+			return di < dj
 		}
 		return uses[i].name < uses[j].name
 	})

@@ -1,11 +1,14 @@
 package modelserver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,6 +52,11 @@ type Options struct {
 	Fault Fault
 	// Clock paces everything; nil means the wall clock.
 	Clock Clock
+	// Received, when set, is called with the body of every generation
+	// request as it arrives, before it is handled: each response.create
+	// frame and each POST body. Tests compare it with what a client meant
+	// to send. It must not block.
+	Received func(body []byte)
 
 	// requestDone, when set, is called after each HTTP generation request
 	// has been counted; tests wait on it.
@@ -122,6 +130,15 @@ func (s *Server) Handler() http.Handler {
 		if s.opts.APIKey != "" && r.Header.Get("Authorization") != "Bearer "+s.opts.APIKey {
 			writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "incorrect API key")
 			return
+		}
+		if s.opts.Received != nil && r.Method == http.MethodPost && !strings.HasPrefix(r.URL.Path, "/stats") {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+			if err != nil {
+				writeError(w, http.StatusRequestEntityTooLarge, "invalid_request_error", "body_too_large", err.Error())
+				return
+			}
+			s.opts.Received(body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		s.mux.ServeHTTP(w, r)
 	})

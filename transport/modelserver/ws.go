@@ -127,6 +127,9 @@ func (c *wsConn) readLoop() {
 		}
 		switch req.Type {
 		case "response.create":
+			if c.s.opts.Received != nil {
+				c.s.opts.Received(data)
+			}
 			c.create(req, arrival)
 		case "response.cancel":
 			if c.s.opts.Strict {

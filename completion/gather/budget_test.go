@@ -1,0 +1,59 @@
+package gather_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/text"
+)
+
+// TestGatherUsesWholeBudget: on a file larger than the budget, at any
+// cursor (top, middle, end, inside long lines), at least 95% of the
+// budget is used and never more.
+func TestGatherUsesWholeBudget(t *testing.T) {
+	src := mainHead + filler("Helper", 200) + mainBody + "var table = []int{" + strings.Repeat("1, 2, 3, ", 900) + "}\n" + filler("Late", 100)
+	src = strings.Replace(src, "‸", "", 1)
+	in := gather.Input{Buffer: buffer(t, "main.go", src)}
+	in.Index = gather.NewIndex(in.Tree)
+	in.Others = []gather.Buffer{buffer(t, "net.go", "package main\n\n"+filler("Other", 20))}
+	in.Others[0].Index = gather.NewIndex(in.Others[0].Tree)
+	rng := rand.New(rand.NewPCG(1, 2))
+	cursors := []int{0, 1, len(src) / 2, len(src) - 1, len(src), strings.Index(src, "1, 2, 3") + 4000}
+	for range 200 {
+		cursors = append(cursors, rng.IntN(len(src)+1))
+	}
+	for _, budget := range []int{128, 1024, 2048} {
+		in.Budget = budget
+		for _, cur := range cursors {
+			in.Cursor = cur
+			c := gather.Gather(in)
+			if c.Tokens > budget || c.Tokens*100 < budget*95 {
+				t.Errorf("budget %d, cursor %d: %d tokens used", budget, cur, c.Tokens)
+			}
+			if c.Prefix != src[c.PrefixStart:cur] || c.Suffix != src[cur:c.SuffixEnd] {
+				t.Fatalf("budget %d, cursor %d: windows do not match offsets %d..%d", budget, cur, c.PrefixStart, c.SuffixEnd)
+			}
+		}
+	}
+}
+
+// FuzzGather: any text, cursor and budget; Gather never panics, keeps
+// its windows at the cursor and within the budget.
+func FuzzGather(f *testing.F) {
+	f.Add("package p\n\nfunc f() {\n\tif x {\n", 20, 50)
+	f.Add(strings.Repeat("x", 5000)+"\n"+strings.Repeat("y", 5000), 5003, 100)
+	f.Add("héllo\nwörld\r\n\x00\xff", 3, 1)
+	f.Fuzz(func(t *testing.T, src string, cursor, budget int) {
+		doc := text.New(src)
+		c := gather.Gather(gather.Input{Buffer: gather.Buffer{Path: "f.txt", Text: doc}, Cursor: cursor, Budget: budget % 5000})
+		cur := max(0, min(cursor, len(src)))
+		if c.PrefixStart > cur || c.SuffixEnd < cur || c.Prefix != src[c.PrefixStart:cur] || c.Suffix != src[cur:c.SuffixEnd] {
+			t.Fatalf("windows %d..%d around %d", c.PrefixStart, c.SuffixEnd, cur)
+		}
+		if c.Tokens > c.Budget {
+			t.Fatalf("%d tokens over budget %d", c.Tokens, c.Budget)
+		}
+	})
+}

@@ -1,0 +1,177 @@
+package gather_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+)
+
+// TestContextCases runs the selection rules in testdata/context: each
+// case is a document with a cursor, optional other buffers, a budget and
+// the facts the chosen context must show (see testdata/context/README.md).
+func TestContextCases(t *testing.T) {
+	paths, err := filepath.Glob("../../testdata/context/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) < 8 {
+		t.Fatalf("found %d context cases, want at least 8", len(paths))
+	}
+	for _, p := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
+			in, want := loadContextCase(t, p)
+			c := gather.Gather(in)
+			for _, w := range want {
+				if msg := w.check(in, c); msg != "" {
+					t.Errorf("%s: %s", w.line, msg)
+				}
+			}
+			if t.Failed() {
+				t.Logf("context (%d of %d tokens):\n%s", c.Tokens, c.Budget, showContext(c))
+			}
+		})
+	}
+}
+
+// expansion repeats text: ⟦N×TEXT⟧ stands for N copies of TEXT, so a case
+// can hold a 10 KB line without being one.
+var expansion = regexp.MustCompile(`⟦(\d+)×([^⟧]*)⟧`)
+
+func expand(s string) string {
+	return expansion.ReplaceAllStringFunc(s, func(m string) string {
+		sub := expansion.FindStringSubmatch(m)
+		n, _ := strconv.Atoi(sub[1])
+		return strings.Repeat(sub[2], n)
+	})
+}
+
+// loadContextCase reads a case: the comment's "budget: N" line, the
+// document (the first file), other buffers (further files) and the want
+// section's checks.
+func loadContextCase(t *testing.T, path string) (gather.Input, []contextCheck) {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in gather.Input
+	for _, l := range strings.Split(string(ar.Comment), "\n") {
+		if v, ok := strings.CutPrefix(l, "budget: "); ok {
+			if in.Budget, err = strconv.Atoi(v); err != nil {
+				t.Fatalf("budget: %v", err)
+			}
+		}
+	}
+	var want []contextCheck
+	for i, f := range ar.Files {
+		switch {
+		case f.Name == "want":
+			for _, l := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+				want = append(want, parseCheck(t, l))
+			}
+		case i == 0:
+			src := expand(string(f.Data))
+			cursor := strings.Index(src, cursorMark)
+			if cursor < 0 {
+				t.Fatalf("%s has no cursor mark %s", f.Name, cursorMark)
+			}
+			in.Buffer = buffer(t, f.Name, strings.Replace(src, cursorMark, "", 1))
+			in.Cursor = cursor
+		default:
+			in.Others = append(in.Others, buffer(t, f.Name, expand(string(f.Data))))
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no want section")
+	}
+	return in, want
+}
+
+// cursorMark marks the cursor in a case's document.
+const cursorMark = "‸"
+
+// contextCheck is one line of a want section:
+//
+//	KIND has: TEXT    a piece of KIND (prefix, suffix, imports, …, or any) holds TEXT
+//	KIND lacks: TEXT  no piece of KIND holds TEXT
+//	used: N%          at least N% of the budget is used (never more than all)
+//	window: cursor line   prefix and suffix lie within the cursor's line
+//
+// TEXT may hold \t and \n.
+type contextCheck struct {
+	line, kind, verb, text string
+	used                   int
+}
+
+func parseCheck(t *testing.T, l string) contextCheck {
+	c := contextCheck{line: l}
+	switch {
+	case strings.HasPrefix(l, "used: "):
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(l, "used: "), "%"))
+		if err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		c.verb, c.used = "used", n
+	case l == "window: cursor line":
+		c.verb = "window"
+	default:
+		head, text, ok := strings.Cut(l, ": ")
+		kind, verb, ok2 := strings.Cut(head, " ")
+		if !ok || !ok2 || verb != "has" && verb != "lacks" {
+			t.Fatalf("bad check %q", l)
+		}
+		c.kind, c.verb = kind, verb
+		c.text = strings.NewReplacer(`\t`, "\t", `\n`, "\n").Replace(text)
+	}
+	return c
+}
+
+// check returns what is wrong with c for this check, or "".
+func (w contextCheck) check(in gather.Input, c gather.Context) string {
+	switch w.verb {
+	case "used":
+		if c.Tokens > c.Budget || c.Tokens*100 < c.Budget*w.used {
+			return fmt.Sprintf("%d of %d tokens used", c.Tokens, c.Budget)
+		}
+		return ""
+	case "window":
+		doc := in.Text
+		l := doc.LineOf(in.Cursor)
+		if c.PrefixStart < doc.LineStart(l) || c.SuffixEnd > doc.LineEnd(l) {
+			return fmt.Sprintf("window %d..%d leaves the cursor line %d..%d", c.PrefixStart, c.SuffixEnd, doc.LineStart(l), doc.LineEnd(l))
+		}
+		return ""
+	}
+	found := false
+	for _, p := range c.Pieces {
+		if (w.kind == "any" || p.Kind == w.kind) && strings.Contains(p.Text, w.text) {
+			found = true
+		}
+	}
+	switch {
+	case w.verb == "has" && !found:
+		return "not found"
+	case w.verb == "lacks" && found:
+		return "found"
+	}
+	return ""
+}
+
+func showContext(c gather.Context) string {
+	var b strings.Builder
+	for _, p := range c.Pieces {
+		text := p.Text
+		if len(text) > 300 {
+			text = text[:150] + " … " + text[len(text)-150:]
+		}
+		fmt.Fprintf(&b, "-- %s %s (%d tokens): %s\n%s\n", p.Kind, p.Path, p.Tokens, p.Why, text)
+	}
+	return b.String()
+}

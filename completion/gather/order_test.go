@@ -1,0 +1,34 @@
+package gather_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+// TestPromptOrderIsStable: while the user types, consecutive prompts
+// share everything before the file's own text (model servers cache an
+// exact prompt prefix), even when the typing reuses a name whose
+// signature is shown, which reorders pieces ranked by recent use.
+func TestPromptOrderIsStable(t *testing.T) {
+	in, src := input(t, 600)
+	prompt := func(src string, cursor int) (string, int) {
+		t.Helper()
+		in.Buffer = buffer(t, "main.go", src)
+		in.Cursor = cursor
+		_, p := transport.RenderChat(gather.Gather(in).Request("main.go", "go"))
+		return p, strings.Index(p, "File: main.go")
+	}
+	typed, cursor := "Open(names[1], 1)", in.Cursor
+	prev, _ := prompt(src, cursor)
+	for i := 1; i <= len(typed); i++ {
+		next := src[:cursor] + typed[:i] + src[cursor:]
+		p, fileAt := prompt(next, cursor+i)
+		if fileAt < 0 || !strings.HasPrefix(prev, p[:fileAt]) {
+			t.Fatalf("after typing %q the context before the file changed:\nbefore:\n%s\nafter:\n%s", typed[:i], prev, p[:fileAt])
+		}
+		prev = p
+	}
+}
