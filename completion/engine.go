@@ -153,7 +153,13 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	wait := e.debounceLocked(q.URI)
 	g := e.gens[q.URI]
 	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead) {
-		return e.serve(ctx, g, q, g.typed != "")
+		s, err := e.serve(ctx, g, q, g.typed != "")
+		if !errors.Is(err, errOutrun) {
+			return s, err
+		}
+		// Typed ahead of a generation that ended without it: ask anew.
+		e.mu.Lock()
+		g = nil
 	}
 	if rest, ok := e.cache.get(q.Text, q.Cursor); ok && e.opts.Config.TypedAhead {
 		e.mu.Unlock()
@@ -298,6 +304,10 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 	}
 }
 
+// errOutrun is serve's answer when the user typed past the end of a
+// generation that agreed with the typing only while it was incomplete.
+var errOutrun = errors.New("typed past the end of the generation")
+
 // serve waits on g for q and answers. Called with e.mu held; returns with
 // it released.
 func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead bool) (Suggestion, error) {
@@ -316,6 +326,16 @@ func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead b
 	lastPartial := ""
 	for {
 		rest, final, ok := g.remainderLocked()
+		if !ok && !g.dead && typedAhead {
+			// The model ended without the text typed since it was asked
+			// (typing agreed with it while it had produced less).
+			e.killLocked(g)
+			if e.gens[g.uri] == g {
+				delete(e.gens, g.uri)
+			}
+			e.mu.Unlock()
+			return Suggestion{}, errOutrun
+		}
 		if !ok || g.dead {
 			e.mu.Unlock()
 			return Suggestion{}, nil

@@ -3,6 +3,7 @@ package editors
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -119,6 +120,16 @@ func startModelServerAt(t *testing.T, addr string, replies []reply, p pace) *mod
 		}
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK, resp.Status
+	})
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		if resp, err := http.Get("http://" + addr + "/stats"); err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			t.Logf("model server at %s: %s", addr, body)
+		}
 	})
 	return &modelServer{addr: addr, cmd: cmd}
 }
