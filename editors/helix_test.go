@@ -2,11 +2,14 @@ package editors
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/BurntSushi/toml"
 )
 
 // completionList is the part of a textDocument/completion result Helix reads.
@@ -158,5 +161,66 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 	}
 	if want := "hello_world()"; got.TextEdit.NewText != want {
 		t.Errorf("textEdit newText = %q, want %q", got.TextEdit.NewText, want)
+	}
+}
+
+// helixDefaultServers is each language's `language-servers` in Helix
+// 25.07's own languages.toml, for the languages helix/languages.toml names.
+var helixDefaultServers = map[string][]string{
+	"go":         {"gopls", "golangci-lint-lsp"},
+	"rust":       {"rust-analyzer"},
+	"python":     {"ty", "ruff", "jedi", "pylsp"},
+	"typescript": {"typescript-language-server"},
+}
+
+// TestHelixSnippetKeepsDefaultServers checks helix/languages.toml: a
+// `language-servers` list replaces Helix's own, so each language must list
+// Helix's default servers, in Helix's order, and then wisp for completion
+// only; a server left out would silently stop working once merged.
+func TestHelixSnippetKeepsDefaultServers(t *testing.T) {
+	var cfg struct {
+		Language []struct {
+			Name            string `toml:"name"`
+			LanguageServers []any  `toml:"language-servers"`
+		} `toml:"language"`
+		LanguageServer map[string]struct {
+			Command string `toml:"command"`
+		} `toml:"language-server"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join("helix", "languages.toml"), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LanguageServer["wisp"].Command != "wisp" {
+		t.Errorf("[language-server.wisp] command = %q, want wisp", cfg.LanguageServer["wisp"].Command)
+	}
+	if len(cfg.Language) == 0 {
+		t.Fatal("helix/languages.toml names no language")
+	}
+	for _, lang := range cfg.Language {
+		want, ok := helixDefaultServers[lang.Name]
+		if !ok {
+			t.Errorf("%s: add Helix's default servers for it to helixDefaultServers", lang.Name)
+			continue
+		}
+		var names []string
+		var wisp map[string]any
+		for _, s := range lang.LanguageServers {
+			switch s := s.(type) {
+			case string:
+				names = append(names, s)
+			case map[string]any:
+				if s["name"] == "wisp" {
+					wisp = s
+				} else {
+					names = append(names, fmt.Sprint(s["name"]))
+				}
+			}
+		}
+		if strings.Join(names, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: servers %q, want Helix's defaults %q and then wisp", lang.Name, names, want)
+		}
+		if wisp == nil || fmt.Sprint(wisp["only-features"]) != "[completion]" {
+			t.Errorf("%s: wisp is not listed with only-features = [\"completion\"]: %v", lang.Name, lang.LanguageServers)
+		}
 	}
 }
