@@ -60,7 +60,24 @@ func (l *completionList) UnmarshalJSON(data []byte) error {
 // inline completion, asks every server at once, opens its menu on the first
 // reply with items or marked incomplete, and filters items by the typed word.
 func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
-	ms := startModelServer(t, []reply{completeHello}, pace{rate: 20, ttft: 300 * time.Millisecond})
+	helixCompletion(t, pace{rate: 20, ttft: 300 * time.Millisecond})
+}
+
+// TestHelixCompletionLatency reports how long Helix waits for wisp's item
+// after it asks, against the measured model pace. Helix itself asks only
+// after its completion-timeout (250 ms by default) since the last key.
+func TestHelixCompletionLatency(t *testing.T) {
+	took := helixCompletion(t, measured)
+	t.Logf("request → completion item (Helix adds its completion-timeout before asking): %.0f ms (model: %v to the first token, %v each way)",
+		float64(took.Microseconds())/1000, measured.ttft, measured.delay)
+}
+
+// helixCompletion types "hello" as Helix does against a model at pace p,
+// checks the completion item Helix would show, and returns the time from
+// Helix's first completion request to that item.
+func helixCompletion(t *testing.T, p pace) time.Duration {
+	t.Helper()
+	ms := startModelServer(t, []reply{completeHello}, p)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "main.go")
 	if err := os.WriteFile(file, []byte(goSource), 0o644); err != nil {
@@ -76,16 +93,16 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 	if err := json.Unmarshal(profile, &init); err != nil {
 		t.Fatal(err)
 	}
-	p := init.Params
-	p["processId"] = os.Getpid()
-	p["rootPath"] = dir
-	p["rootUri"] = "file://" + dir
-	p["workspaceFolders"] = []any{map[string]any{"name": filepath.Base(dir), "uri": "file://" + dir}}
+	params := init.Params
+	params["processId"] = os.Getpid()
+	params["rootPath"] = dir
+	params["rootUri"] = "file://" + dir
+	params["workspaceFolders"] = []any{map[string]any{"name": filepath.Base(dir), "uri": "file://" + dir}}
 	// What languages.toml's `environment` table becomes: the model comes
 	// through wisp's environment, which it trusts (languages.toml's
 	// `config`, sent as initializationOptions, may not choose it). Helix
 	// users get no streaming notifications.
-	p["initializationOptions"] = map[string]any{"model": map[string]any{"model": "test"}}
+	params["initializationOptions"] = map[string]any{"model": map[string]any{"model": "test"}}
 
 	c := startLSP(t, ms.env())
 	var initResult struct {
@@ -96,7 +113,7 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 			} `json:"completionProvider"`
 		} `json:"capabilities"`
 	}
-	c.call("initialize", p, &initResult)
+	c.call("initialize", params, &initResult)
 	cp := initResult.Capabilities.CompletionProvider
 	if cp == nil {
 		t.Fatal("wisp offers no completionProvider: Helix users get nothing")
@@ -121,6 +138,7 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 	cursor := lspPos{3, 6}
 	var got *completionItem
 	var asked int
+	start := time.Now()
 	waitFor(t, 20*time.Second, "a completion item for the typed word", func() (bool, string) {
 		asked++
 		var list completionList
@@ -141,6 +159,7 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 		b, _ := json.Marshal(list)
 		return false, string(b)
 	})
+	took := time.Since(start)
 	t.Logf("items after %d request(s)", asked)
 	filter := got.FilterText
 	if filter == "" {
@@ -162,6 +181,7 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 	if want := "hello_world()"; got.TextEdit.NewText != want {
 		t.Errorf("textEdit newText = %q, want %q", got.TextEdit.NewText, want)
 	}
+	return took
 }
 
 // helixDefaultServers is each language's `language-servers` in Helix
