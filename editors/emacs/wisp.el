@@ -190,9 +190,12 @@ back, never on every keystroke: wisp sends a status with each request."
            (lsp-workspaces)))
 
 (defun wisp--ask (buffer point)
-  "Ask for ghost text in BUFFER if it is current and point is still POINT."
+  "Ask for ghost text in BUFFER if it is current and point is still POINT.
+A failed request says nothing in the echo area (lsp-mode would, on every
+keystroke): wisp reports the model's state once, through wisp/status."
   (setq wisp--timer nil)
-  (lsp-inline-completion--maybe-display buffer point))
+  (let ((inhibit-message t))
+    (lsp-inline-completion--maybe-display buffer point)))
 
 (defun wisp--post-command ()
   "Ask for ghost text after a command that changed the buffer."
