@@ -374,7 +374,36 @@ func TestNeovim012InlineCompletion(t *testing.T) {
 	n.checkGhostColour()
 	n.send("<Esc>")
 	n.typeThroughAndAccept(long.Text)
+	n.acceptWordLineDismiss(long.Text)
 	n.quickEdit()
+}
+
+// acceptWordLineDismiss takes a word of the ghost text with <M-Right>,
+// hides the rest with <C-]>, then takes a whole line with <M-C-Right>.
+func (n *nvim) acceptWordLineDismiss(wantGhost string) {
+	n.t.Helper()
+	word := wantGhost[:strings.IndexAny(wantGhost, "(\"")]
+	n.typeHello(wantGhost)
+	n.send("<M-Right>")
+	n.waitLine(4, "\thello"+word)
+	n.waitGhost(wantGhost[len(word):])
+	n.send("<C-]>")
+	n.waitGhost("")
+	n.send("<Esc>")
+	n.typeHello(wantGhost)
+	n.send("<M-C-Right>")
+	n.waitLine(4, "\thello"+wantGhost)
+	n.send("<Esc>")
+}
+
+// waitGhost waits until the ghost text drawn is want.
+func (n *nvim) waitGhost(want string) {
+	n.t.Helper()
+	waitFor(n.t, 20*time.Second, fmt.Sprintf("ghost text %q", want), func() (bool, string) {
+		var ghost string
+		n.exprJSON(`luaeval("wisp_test.ghost()")`, &ghost)
+		return ghost == want, ghost
+	})
 }
 
 func TestNeovim012BuiltinInlineCompletion(t *testing.T) {
