@@ -450,7 +450,14 @@ func TestNeovim07StreamedGhostText(t *testing.T) {
 // back, every key lands where it was typed (no "Press ENTER" prompt eats
 // one), and ghost text returns without restarting anything.
 func TestNeovimModelDownIsQuiet(t *testing.T) {
-	bin := nvim012(t)
+	t.Run("0.12.4", func(t *testing.T) { modelDownIsQuiet(t, nvim012(t)) })
+	t.Run("0.7.2", func(t *testing.T) {
+		requireFiles(t, "Neovim 0.7.2", "/usr/bin/nvim")
+		modelDownIsQuiet(t, "/usr/bin/nvim")
+	})
+}
+
+func modelDownIsQuiet(t *testing.T, bin string) {
 	ms := startModelServer(t, []reply{completeHello}, measured)
 	n := startNvim(t, bin, ms, false)
 	n.expr(`execute("set columns=120")`)
