@@ -1,9 +1,11 @@
 package editors
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -97,4 +99,67 @@ func TestEmacsLspModeInlineCompletion(t *testing.T) {
 	if line := screenLine(s.screen(true), "_world()"); !strings.Contains(line, "hello\x1b[") {
 		t.Errorf("the ghost text is drawn like the code before it: %q", line)
 	}
+
+	// The model goes down: 20 keys, each asking wisp, tell the user once
+	// (the echo area and the mode line), and print no request errors.
+	ms.stop(t)
+	s.keys("C-g", "End", "Enter")
+	const typed = "fmt.Println(x, y, z)"
+	for i := range len(typed) {
+		s.text(typed[i : i+1])
+		s.waitScreen(10*time.Second, strings.TrimRight(typed[:i+1], " ")) // the screen drops trailing spaces
+	}
+	waitFor(t, 20*time.Second, "the mode line shows wisp's trouble", func() (bool, string) {
+		screen := s.screen(false)
+		return strings.Contains(screen, " wisp:"), screen
+	})
+	if screen := s.screen(false); strings.Contains(screen, "Could not fetch") {
+		t.Errorf("a request error reached the echo area:\n%s", screen)
+	}
+	if n := emacsCount(t, s, "^wisp:"); n > 1 {
+		t.Errorf("with the model down wisp spoke %d times over 20 keys, want at most 1", n)
+	}
+
+	// It comes back: ghost text again, and one message saying so.
+	startModelServerAt(t, ms.addr, []reply{completeHello}, measured)
+	s.keys("Enter")
+	s.text("hell")
+	deadline := time.Now().Add(30 * time.Second)
+	for back := false; !back; {
+		if time.Now().After(deadline) {
+			t.Fatalf("ghost text did not come back with the model:\n%s", s.screen(false))
+		}
+		s.text("o")
+		for wait := time.Now().Add(2 * time.Second); !back && time.Now().Before(wait); {
+			back = strings.Contains(s.screen(false), "hello_world()")
+		}
+		if !back {
+			s.keys("BSpace")
+		}
+	}
+	if n := emacsCount(t, s, "model is back"); n != 1 {
+		t.Errorf("wisp said %d times that the model is back, want 1", n)
+	}
+}
+
+// emacsCount evaluates, in the Emacs of s, how many lines of *Messages*
+// match re.
+func emacsCount(t *testing.T, s *tmuxSession, re string) int {
+	t.Helper()
+	s.keys("C-g")
+	s.keys("Escape", ":") // M-:, spelled out: tmux may send M-: in a form Emacs does not read
+	s.waitScreen(10*time.Second, "Eval:")
+	s.text(fmt.Sprintf(`(message "count=%%d=" (with-current-buffer "*Messages*" (how-many %q (point-min) (point-max))))`, re))
+	s.keys("Enter")
+	var n int
+	waitFor(t, 10*time.Second, "Emacs answers the count", func() (bool, string) {
+		screen := s.screen(false)
+		m := regexp.MustCompile(`count=(\d+)=`).FindStringSubmatch(screen)
+		if m == nil {
+			return false, screen
+		}
+		n, _ = strconv.Atoi(m[1])
+		return true, ""
+	})
+	return n
 }
