@@ -152,6 +152,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	}
 	wait := e.debounceLocked(q.URI)
 	g := e.gens[q.URI]
+	outrun := false
 	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead) {
 		s, err := e.serve(ctx, g, q, g.typed != "")
 		if !errors.Is(err, errOutrun) {
@@ -159,7 +160,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 		}
 		// Typed ahead of a generation that ended without it: ask anew.
 		e.mu.Lock()
-		g = nil
+		g, outrun = nil, true
 	}
 	if rest, ok := e.cache.get(q.Text, q.Cursor); ok && e.opts.Config.TypedAhead {
 		e.mu.Unlock()
@@ -186,6 +187,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	}
 	g = e.start(q)
 	e.mu.Lock()
+	g.strict = outrun
 	if e.closed {
 		e.killLocked(g)
 		e.mu.Unlock()
@@ -326,9 +328,11 @@ func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead b
 	lastPartial := ""
 	for {
 		rest, final, ok := g.remainderLocked()
-		if !ok && !g.dead && typedAhead {
+		if !ok && !g.dead && typedAhead && q.Cursor == g.anchor+len(g.typed) {
 			// The model ended without the text typed since it was asked
-			// (typing agreed with it while it had produced less).
+			// (typing agreed with it while it had produced less), and
+			// nothing was typed since this request: ask anew for it. (If
+			// something was, a newer request asks for the text as it is.)
 			e.killLocked(g)
 			if e.gens[g.uri] == g {
 				delete(e.gens, g.uri)
