@@ -28,13 +28,21 @@ var setups = []setup{
 	{Name: "ws-debounce-75ms", Provider: "openai-ws", Streaming: true, Debounce: 75 * time.Millisecond},
 }
 
-// options are the initializationOptions for s with the model at addr.
-func (s setup) options(addr string) map[string]any {
+// flags are the `wisp serve` flags that point wisp at the model at addr:
+// wisp takes the provider and endpoint only from its trusted layers (its
+// command line here), never from initializationOptions.
+func (s setup) flags(addr string) []string {
 	endpoint := "ws://" + addr + "/v1/responses"
 	if s.Provider != "openai-ws" {
 		endpoint = "http://" + addr + "/v1"
 	}
-	model := map[string]any{"provider": s.Provider, "endpoint": endpoint, "model": "bench"}
+	return []string{"--set", "model.provider=" + s.Provider, "--set", "model.endpoint=" + endpoint}
+}
+
+// options are the initializationOptions for s (the model's address goes
+// through flags).
+func (s setup) options() map[string]any {
+	model := map[string]any{"model": "bench"}
 	if s.NewConn {
 		model["newConnPerRequest"] = true
 	}

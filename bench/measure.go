@@ -78,7 +78,7 @@ func (e env) run(ctx context.Context, s setup, traces []trace, workspace string,
 		return res, err
 	}
 	defer ms.stop()
-	sess, initTime, err := openSession(ctx, e.bin, e.home, s.options(ms.addr))
+	sess, initTime, err := openSession(ctx, e.bin, e.home, s.options(), s.flags(ms.addr)...)
 	if err != nil {
 		return res, err
 	}

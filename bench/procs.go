@@ -138,8 +138,8 @@ type wispProc struct {
 	done   chan struct{}
 }
 
-func startWisp(bin, home string) (*wispProc, error) {
-	cmd := exec.Command(bin, "serve", "--log-level", "warn")
+func startWisp(bin, home string, flags ...string) (*wispProc, error) {
+	cmd := exec.Command(bin, append([]string{"serve", "--log-level", "warn"}, flags...)...)
 	cmd.Env = cleanEnv(home)
 	p := &wispProc{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
 	var err error

@@ -82,10 +82,10 @@ type partial struct {
 	Text    string `json:"text"`
 }
 
-// openSession starts wisp serve and initializes it with opts; it returns
-// the time initialize took.
-func openSession(ctx context.Context, bin, home string, opts any) (*session, time.Duration, error) {
-	proc, err := startWisp(bin, home)
+// openSession starts wisp serve with flags and initializes it with opts;
+// it returns the time initialize took.
+func openSession(ctx context.Context, bin, home string, opts any, flags ...string) (*session, time.Duration, error) {
+	proc, err := startWisp(bin, home, flags...)
 	if err != nil {
 		return nil, 0, err
 	}

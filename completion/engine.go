@@ -178,8 +178,15 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	}
 	wait := e.debounceLocked(q.URI)
 	g := e.gens[q.URI]
+	outrun := false
 	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead) {
-		return e.serve(ctx, g, q, g.typed != "")
+		s, err := e.serve(ctx, g, q, g.typed != "")
+		if !errors.Is(err, errOutrun) {
+			return s, err
+		}
+		// Typed ahead of a generation that ended without it: ask anew.
+		e.mu.Lock()
+		g, outrun = nil, true
 	}
 	if rest, ok := e.cache.get(q.Text, q.Cursor); ok && e.opts.Config.TypedAhead {
 		e.mu.Unlock()
@@ -209,6 +216,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	}
 	g, launch := e.prepare(q)
 	e.mu.Lock()
+	g.strict = outrun
 	if e.closed {
 		e.mu.Unlock()
 		g.cancel()
@@ -316,6 +324,10 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 	}
 }
 
+// errOutrun is serve's answer when the user typed past the end of a
+// generation that agreed with the typing only while it was incomplete.
+var errOutrun = errors.New("typed past the end of the generation")
+
 // serve waits on g for q and answers. Called with e.mu held; returns with
 // it released.
 func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead bool) (Suggestion, error) {
@@ -334,6 +346,18 @@ func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead b
 	lastPartial := ""
 	for {
 		rest, final, ok := g.remainderLocked()
+		if !ok && !g.dead && typedAhead && q.Cursor == g.anchor+len(g.typed) {
+			// The model ended without the text typed since it was asked
+			// (typing agreed with it while it had produced less), and
+			// nothing was typed since this request: ask anew for it. (If
+			// something was, a newer request asks for the text as it is.)
+			e.killLocked(g)
+			if e.gens[g.uri] == g {
+				delete(e.gens, g.uri)
+			}
+			e.mu.Unlock()
+			return Suggestion{}, errOutrun
+		}
 		if !ok || g.dead {
 			e.mu.Unlock()
 			return Suggestion{}, nil

@@ -146,3 +146,46 @@ func TestDivergenceCancels(t *testing.T) {
 		}
 	})
 }
+
+// Typing that agrees with a generation only because the model has not
+// produced that much yet, or nothing at all, must not cost the next
+// request its answer: when the generation ends without what was typed (or
+// before it started, when the model had said nothing), the request at the
+// new cursor gets a fresh generation, not an empty answer. An editor that
+// asks on every key asks first after one letter, then after the word.
+func TestTypedPastAGenerationAsksAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		wait  time.Duration // before typing: the model's "a" is out after 100 ms
+		typed string
+	}{
+		{"nothing produced yet", 50 * time.Millisecond, "x"},
+		{"typed past what was produced", 150 * time.Millisecond, "az"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				m := &scriptedModel{reply: "ab", gap: 100 * time.Millisecond}
+				e := engine(m, time.Second)
+				defer e.Close()
+				doc := text.New(src)
+				ctx, cancel := context.WithCancel(context.Background())
+				var wg sync.WaitGroup
+				wg.Go(func() { e.Suggest(ctx, query(doc, cursor)) })
+				time.Sleep(tc.wait)
+				typed := doc
+				for i := range len(tc.typed) {
+					typed = typeAt(e, typed, cursor+i, tc.typed[i:i+1])
+				}
+				cancel() // the editor moves on
+				wg.Wait()
+				s, err := e.Suggest(context.Background(), query(typed, cursor+len(tc.typed)))
+				if err != nil || s.Text != "ab" {
+					t.Fatalf("after typing %q: %+v, %v; want a fresh \"ab\"", tc.typed, s, err)
+				}
+				if n := m.requests.Load(); n != 2 {
+					t.Fatalf("%d model requests, want 2", n)
+				}
+			})
+		})
+	}
+}

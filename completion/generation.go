@@ -47,6 +47,11 @@ type generation struct {
 	grace  *time.Timer
 	// dead is set once the generation was cancelled or replaced.
 	dead bool
+	// strict makes typing agree only with text the model has produced:
+	// set on a generation started again because typing outran its
+	// predecessor, so that a key typed before its first token starts
+	// afresh at the new cursor rather than betting on it a second time.
+	strict bool
 }
 
 // closeTree releases the generation's copy of the syntax tree, once its
@@ -100,5 +105,5 @@ func (g *generation) acceptsLocked(s string) bool {
 		return true
 	}
 	// The model has not produced that much yet: agree on what it has.
-	return !g.done && strings.HasPrefix(typed, raw)
+	return !g.done && (raw != "" || !g.strict) && strings.HasPrefix(typed, raw)
 }

@@ -2,11 +2,14 @@ package editors
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/BurntSushi/toml"
 )
 
 // completionList is the part of a textDocument/completion result Helix reads.
@@ -57,7 +60,24 @@ func (l *completionList) UnmarshalJSON(data []byte) error {
 // inline completion, asks every server at once, opens its menu on the first
 // reply with items or marked incomplete, and filters items by the typed word.
 func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
-	ms := startModelServer(t, []reply{completeHello}, pace{rate: 20, ttft: 300 * time.Millisecond})
+	helixCompletion(t, pace{rate: 20, ttft: 300 * time.Millisecond})
+}
+
+// TestHelixCompletionLatency reports how long Helix waits for wisp's item
+// after it asks, against the measured model pace. Helix itself asks only
+// after its completion-timeout (250 ms by default) since the last key.
+func TestHelixCompletionLatency(t *testing.T) {
+	took := helixCompletion(t, measured)
+	t.Logf("request → completion item (Helix adds its completion-timeout before asking): %.0f ms (model: %v to the first token, %v each way)",
+		float64(took.Microseconds())/1000, measured.ttft, measured.delay)
+}
+
+// helixCompletion types "hello" as Helix does against a model at pace p,
+// checks the completion item Helix would show, and returns the time from
+// Helix's first completion request to that item.
+func helixCompletion(t *testing.T, p pace) time.Duration {
+	t.Helper()
+	ms := startModelServer(t, []reply{completeHello}, p)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "main.go")
 	if err := os.WriteFile(file, []byte(goSource), 0o644); err != nil {
@@ -73,16 +93,16 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 	if err := json.Unmarshal(profile, &init); err != nil {
 		t.Fatal(err)
 	}
-	p := init.Params
-	p["processId"] = os.Getpid()
-	p["rootPath"] = dir
-	p["rootUri"] = "file://" + dir
-	p["workspaceFolders"] = []any{map[string]any{"name": filepath.Base(dir), "uri": "file://" + dir}}
+	params := init.Params
+	params["processId"] = os.Getpid()
+	params["rootPath"] = dir
+	params["rootUri"] = "file://" + dir
+	params["workspaceFolders"] = []any{map[string]any{"name": filepath.Base(dir), "uri": "file://" + dir}}
 	// What languages.toml's `environment` table becomes: the model comes
 	// through wisp's environment, which it trusts (languages.toml's
 	// `config`, sent as initializationOptions, may not choose it). Helix
 	// users get no streaming notifications.
-	p["initializationOptions"] = map[string]any{"model": map[string]any{"model": "test"}}
+	params["initializationOptions"] = map[string]any{"model": map[string]any{"model": "test"}}
 
 	c := startLSP(t, ms.env())
 	var initResult struct {
@@ -93,7 +113,7 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 			} `json:"completionProvider"`
 		} `json:"capabilities"`
 	}
-	c.call("initialize", p, &initResult)
+	c.call("initialize", params, &initResult)
 	cp := initResult.Capabilities.CompletionProvider
 	if cp == nil {
 		t.Fatal("wisp offers no completionProvider: Helix users get nothing")
@@ -118,6 +138,7 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 	cursor := lspPos{3, 6}
 	var got *completionItem
 	var asked int
+	start := time.Now()
 	waitFor(t, 20*time.Second, "a completion item for the typed word", func() (bool, string) {
 		asked++
 		var list completionList
@@ -138,6 +159,7 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 		b, _ := json.Marshal(list)
 		return false, string(b)
 	})
+	took := time.Since(start)
 	t.Logf("items after %d request(s)", asked)
 	filter := got.FilterText
 	if filter == "" {
@@ -158,5 +180,67 @@ func TestHelixCompletionWhileModelIsSlow(t *testing.T) {
 	}
 	if want := "hello_world()"; got.TextEdit.NewText != want {
 		t.Errorf("textEdit newText = %q, want %q", got.TextEdit.NewText, want)
+	}
+	return took
+}
+
+// helixDefaultServers is each language's `language-servers` in Helix
+// 25.07's own languages.toml, for the languages helix/languages.toml names.
+var helixDefaultServers = map[string][]string{
+	"go":         {"gopls", "golangci-lint-lsp"},
+	"rust":       {"rust-analyzer"},
+	"python":     {"ty", "ruff", "jedi", "pylsp"},
+	"typescript": {"typescript-language-server"},
+}
+
+// TestHelixSnippetKeepsDefaultServers checks helix/languages.toml: a
+// `language-servers` list replaces Helix's own, so each language must list
+// Helix's default servers, in Helix's order, and then wisp for completion
+// only; a server left out would silently stop working once merged.
+func TestHelixSnippetKeepsDefaultServers(t *testing.T) {
+	var cfg struct {
+		Language []struct {
+			Name            string `toml:"name"`
+			LanguageServers []any  `toml:"language-servers"`
+		} `toml:"language"`
+		LanguageServer map[string]struct {
+			Command string `toml:"command"`
+		} `toml:"language-server"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join("helix", "languages.toml"), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LanguageServer["wisp"].Command != "wisp" {
+		t.Errorf("[language-server.wisp] command = %q, want wisp", cfg.LanguageServer["wisp"].Command)
+	}
+	if len(cfg.Language) == 0 {
+		t.Fatal("helix/languages.toml names no language")
+	}
+	for _, lang := range cfg.Language {
+		want, ok := helixDefaultServers[lang.Name]
+		if !ok {
+			t.Errorf("%s: add Helix's default servers for it to helixDefaultServers", lang.Name)
+			continue
+		}
+		var names []string
+		var wisp map[string]any
+		for _, s := range lang.LanguageServers {
+			switch s := s.(type) {
+			case string:
+				names = append(names, s)
+			case map[string]any:
+				if s["name"] == "wisp" {
+					wisp = s
+				} else {
+					names = append(names, fmt.Sprint(s["name"]))
+				}
+			}
+		}
+		if strings.Join(names, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: servers %q, want Helix's defaults %q and then wisp", lang.Name, names, want)
+		}
+		if wisp == nil || fmt.Sprint(wisp["only-features"]) != "[completion]" {
+			t.Errorf("%s: wisp is not listed with only-features = [\"completion\"]: %v", lang.Name, lang.LanguageServers)
+		}
 	}
 }

@@ -3,10 +3,13 @@ package editors
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -18,16 +21,37 @@ type reply struct {
 	Text                string `json:"text"`
 }
 
-// pace slows the model server down: tokens per second and time to the
-// first token. The zero value is as fast as it goes.
+// pace slows the model server down: tokens per second, time to the first
+// token and one-way network delay. The zero value is as fast as it goes.
 type pace struct {
-	rate int
-	ttft time.Duration
+	rate  int
+	ttft  time.Duration
+	delay time.Duration
 }
+
+// measured is the pace the editor tests measure keystroke → ghost text
+// against: a model that starts answering after 100 ms, 20 ms away each way.
+var measured = pace{ttft: 100 * time.Millisecond, delay: 20 * time.Millisecond}
 
 // modelServer is a running `wisp model-server`.
 type modelServer struct {
-	addr string // 127.0.0.1:PORT
+	addr string    // 127.0.0.1:PORT
+	cmd  *exec.Cmd // the process; stop ends it
+}
+
+// stop ends the model server and waits until its port is closed, as a
+// model that goes down does.
+func (m *modelServer) stop(t *testing.T) {
+	t.Helper()
+	syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
+	waitFor(t, 10*time.Second, "the model server is down", func() (bool, string) {
+		c, err := net.Dial("tcp", m.addr)
+		if err == nil {
+			c.Close()
+			return false, "still accepting connections"
+		}
+		return true, ""
+	})
 }
 
 // endpoint is the Responses WebSocket URL wisp is pointed at.
@@ -57,6 +81,13 @@ func selfCheckEmpty() bool { return os.Getenv("WISP_EDITORS_SELFCHECK") == "empt
 // loopback port and waits until it answers GET /stats.
 func startModelServer(t *testing.T, replies []reply, p pace) *modelServer {
 	t.Helper()
+	return startModelServerAt(t, freeAddr(t), replies, p)
+}
+
+// startModelServerAt is startModelServer on a given address (to bring a
+// stopped model back where wisp expects it).
+func startModelServerAt(t *testing.T, addr string, replies []reply, p pace) *modelServer {
+	t.Helper()
 	if selfCheckEmpty() {
 		for i := range replies {
 			replies[i].Text = ""
@@ -71,7 +102,6 @@ func startModelServer(t *testing.T, replies []reply, p pace) *modelServer {
 	if err := os.WriteFile(script, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	addr := freeAddr(t)
 	args := []string{"model-server", "--listen", addr, "--script", script}
 	if p.rate > 0 {
 		args = append(args, "--rate", fmt.Sprint(p.rate))
@@ -79,7 +109,10 @@ func startModelServer(t *testing.T, replies []reply, p pace) *modelServer {
 	if p.ttft > 0 {
 		args = append(args, "--ttft", p.ttft.String())
 	}
-	startProcess(t, "model-server", dir, nil, wispBinary(t), args...)
+	if p.delay > 0 {
+		args = append(args, "--delay", p.delay.String())
+	}
+	cmd := startProcess(t, "model-server", dir, nil, wispBinary(t), args...)
 	waitFor(t, 15*time.Second, "the model server answers /stats", func() (bool, string) {
 		resp, err := http.Get("http://" + addr + "/stats")
 		if err != nil {
@@ -88,7 +121,17 @@ func startModelServer(t *testing.T, replies []reply, p pace) *modelServer {
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK, resp.Status
 	})
-	return &modelServer{addr: addr}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		if resp, err := http.Get("http://" + addr + "/stats"); err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			t.Logf("model server at %s: %s", addr, body)
+		}
+	})
+	return &modelServer{addr: addr, cmd: cmd}
 }
 
 // freeAddr returns a loopback address with a port nobody listens on now.

@@ -40,13 +40,16 @@ type vscodeResult struct {
 	Typed, Completed, Edited string
 	QuickEditReturned        any
 	Error                    string
+	// GhostMs is keystroke → ghost text in milliseconds, or 0 when VS
+	// Code did not show any by itself.
+	GhostMs float64
 }
 
 func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 	server := filepath.Join(editorsDir(), "code-server", "out", "node", "entry.js")
 	requireFiles(t, "code-server 4.100.3 (VS Code 1.100.3)", server, chromium,
 		repoFile(t, "vscode/node_modules/.bin/vsce"))
-	ms := startModelServer(t, []reply{completeHello, renameToGreet}, pace{})
+	ms := startModelServer(t, []reply{completeHello, renameToGreet}, measured)
 
 	dir := t.TempDir()
 	ud, exts, folder := filepath.Join(dir, "ud"), filepath.Join(dir, "ext"), filepath.Join(dir, "work")
@@ -130,6 +133,11 @@ func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 	})
 	if res.Error != "" {
 		t.Fatalf("driver: %s (line 4 typed %q, after commit %q)", res.Error, res.Typed, res.Completed)
+	}
+	if res.GhostMs > 0 {
+		t.Logf("keystroke → ghost text on screen: %.0f ms (model: %v to the first token, %v each way; when a commit first takes)", res.GhostMs, measured.ttft, measured.delay)
+	} else {
+		t.Error("VS Code showed no ghost text by itself after typing (only when triggered)")
 	}
 	if res.Typed != "\thello" {
 		t.Errorf("typed line = %q, want %q", res.Typed, "\thello")

@@ -214,7 +214,8 @@ func TestSignalsEndTheServer(t *testing.T) {
 			go ms.Serve(l)
 			t.Cleanup(ms.Close)
 			env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CONFIG_HOME=" + t.TempDir(),
-				"WISP_PROVIDER=openai-ws", "WISP_ENDPOINT=ws://" + l.Addr().String() + "/v1/responses", "WISP_MODEL=test"}
+				"WISP_PROVIDER=openai-ws", "WISP_ENDPOINT=ws://" + l.Addr().String() + "/v1/responses", "WISP_MODEL=test",
+				"WISP_LOG_LEVEL=info"} // stderr carries errors only unless asked
 			p := startLSP(t, env)
 			p.initialize()
 			uri := "file://" + filepath.Join(t.TempDir(), "a.go")

@@ -18,21 +18,23 @@ type logFlags struct {
 func addLogFlags(fs *flag.FlagSet) logFlags {
 	return logFlags{
 		file:  fs.String("log-file", os.Getenv("WISP_LOG_FILE"), "write logs to this file instead of stderr (env WISP_LOG_FILE)"),
-		level: fs.String("log-level", envOr("WISP_LOG_LEVEL", "info"), "debug, info, warn or error (env WISP_LOG_LEVEL)"),
+		level: fs.String("log-level", os.Getenv("WISP_LOG_LEVEL"), "debug, info, warn or error (env WISP_LOG_LEVEL; default info in the log file, error on stderr)"),
 	}
-}
-
-func envOr(name, fallback string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return fallback
 }
 
 // open builds the logger: JSON lines to the log file, or console lines to
-// stderr. Never stdout, which carries LSP.
+// stderr. Never stdout, which carries LSP. Editors record a server's stderr
+// as errors (Neovim's lsp.log says [ERROR] for every line), so without a
+// level asked for, stderr carries errors only and the log file info and up.
 func (l logFlags) open(stderr io.Writer) (*zap.Logger, func(), error) {
-	level, err := zapcore.ParseLevel(*l.level)
+	name := *l.level
+	if name == "" {
+		name = "error"
+		if *l.file != "" {
+			name = "info"
+		}
+	}
+	level, err := zapcore.ParseLevel(name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--log-level: %w", err)
 	}

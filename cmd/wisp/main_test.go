@@ -268,11 +268,21 @@ func TestServeOverStdio(t *testing.T) {
 	for _, m := range msgs {
 		fmt.Fprintf(&in, "Content-Length: %d\r\n\r\n%s", len(m), m)
 	}
-	out, errOut, code := run(t, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, in.String(), "--stdio")
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	out, errOut, code := run(t, env, in.String(), "--stdio")
 	if code != 0 {
 		t.Fatalf("exit %d; stderr %s", code, errOut)
 	}
 	if !strings.Contains(out, `"inlineCompletionProvider"`) || !strings.HasPrefix(out, "Content-Length: ") {
 		t.Fatalf("stdout is not LSP:\n%s", out)
+	}
+	// Editors record every stderr line as an error: a session that went
+	// well writes none unless a log level was asked for.
+	if errOut != "" {
+		t.Errorf("a normal session wrote to stderr (editors log it as errors):\n%s", errOut)
+	}
+	_, errOut, _ = run(t, append(env, "WISP_LOG_LEVEL=info"), in.String(), "--stdio")
+	if !strings.Contains(errOut, "INFO") {
+		t.Errorf("WISP_LOG_LEVEL=info wrote no INFO line to stderr:\n%s", errOut)
 	}
 }

@@ -53,6 +53,9 @@ func Fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string) (
 	if plan.Multiline || strings.TrimSpace(st.rest) == "" || strings.HasPrefix(st.rest, " ") {
 		s = strings.TrimRight(s, " \t")
 	}
+	if plan.Reason == "new block" && !st.d.indentBlocks {
+		s = closeBlock(s, doc, st, plan)
+	}
 	if plan.Multiline && strings.Contains(s, "\n") && strings.TrimSpace(st.rest) != "" {
 		// The line's closing brackets follow the block on a line of
 		// their own, at the opener's indentation.
@@ -196,4 +199,38 @@ func (st site) ownOpen(s string) int {
 		i = next
 	}
 	return depth
+}
+
+// closeBlock ends s, the body of a block the cursor's line opens with "{",
+// with the block's closing brace at the opener's indentation when the
+// document has none for it and s does not close it: the model stops at
+// that brace (it is the plan's stop string), so without this a block typed
+// without its closer would be accepted still open. A body cut short by
+// plan.MaxLines is left as it is.
+func closeBlock(s string, doc *text.Text, st site, plan Plan) string {
+	opener := strings.TrimRight(st.before, " \t")
+	if !strings.HasSuffix(opener, "{") || strings.TrimSpace(st.rest) != "" || s == "" {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) >= plan.MaxLines {
+		return s
+	}
+	indent := leadingSpace(st.before)
+	closer := indent + "}"
+	last := lines[len(lines)-1]
+	if strings.HasPrefix(last, closer) && len(leadingSpace(last)) == len(indent) {
+		return s
+	}
+	for l := st.line + 1; l < doc.LineCount() && l-st.line <= 2000; l++ {
+		t := strings.TrimRight(doc.Line(l), "\r")
+		if strings.TrimSpace(t) == "" || len(leadingSpace(t)) > len(indent) {
+			continue
+		}
+		if strings.HasPrefix(t, closer) && len(leadingSpace(t)) == len(indent) {
+			return s // the document closes it
+		}
+		break
+	}
+	return s + "\n" + closer
 }

@@ -15,6 +15,9 @@ type dialect struct {
 	indentBlocks bool
 	// unit is the indentation unit used when the file shows none.
 	unit string
+	// flatCases: a switch or select body's case labels sit at the
+	// switch's own level (gofmt), not one deeper.
+	flatCases bool
 }
 
 // dialectOf returns the dialect for a syntax language name ("" when the
@@ -22,7 +25,7 @@ type dialect struct {
 func dialectOf(lang string) dialect {
 	switch lang {
 	case "go":
-		return dialect{unit: "\t"}
+		return dialect{unit: "\t", flatCases: true}
 	case "python":
 		return dialect{hashComments: true, tripleQuotes: true, indentBlocks: true, unit: "    "}
 	case "rust":

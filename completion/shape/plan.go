@@ -91,7 +91,7 @@ func Decide(doc *text.Text, tree *syntax.Tree, cursor int) Plan {
 	case endsWithOpener(trimmed, d) && opensHere(trimmed, rest):
 		p.Reason = "new block"
 		p.Multiline, p.MaxLines = true, maxBlockLines
-		p.Indent = lineIndent + p.Unit
+		p.Indent = bodyIndent(lineIndent, trimmed, p.Unit, d)
 		p.Stop = blockStop(lineIndent, trimmed, d)
 	case strings.TrimSpace(before+rest) == "":
 		p.Multiline = true
@@ -206,11 +206,34 @@ func blankIndent(before, prev, unit string, d dialect) string {
 	if before != "" {
 		return before
 	}
-	ind := leadingSpace(prev)
 	if endsWithOpener(strings.TrimSpace(prev), d) {
-		ind += unit
+		return bodyIndent(leadingSpace(prev), strings.TrimSpace(prev), unit, d)
 	}
-	return ind
+	return leadingSpace(prev)
+}
+
+// bodyIndent is the indentation of the first level of code in the block
+// that opener (a line indented by indent) opens: one unit deeper, except
+// the case labels of a Go switch or select, which gofmt keeps at the
+// switch's level.
+func bodyIndent(indent, opener, unit string, d dialect) string {
+	if d.flatCases && opensCases(strings.TrimSpace(opener)) {
+		return indent
+	}
+	return indent + unit
+}
+
+// opensCases reports whether a trimmed line opens a switch or select body.
+func opensCases(line string) bool {
+	if !strings.HasSuffix(line, "{") {
+		return false
+	}
+	for _, kw := range []string{"switch", "select"} {
+		if rest, ok := strings.CutPrefix(line, kw); ok && (rest == "{" || rest[0] == ' ') {
+			return true
+		}
+	}
+	return false
 }
 
 // closesBody reports whether next, the first non-blank line after an

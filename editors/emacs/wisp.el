@@ -12,8 +12,13 @@
 ;; lsp-mode (10.0 or newer): wisp runs as an add-on server next to the
 ;; language's usual one, and lsp-mode shows its suggestions as ghost text
 ;; (`lsp-inline-completion-mode'; C-<return> accepts, C-g dismisses).
+;; wisp.el asks for ghost text as soon as Emacs is idle after each change
+;; (`wisp-inline-completion-delay'), rather than after lsp-mode's own
+;; pauses (`lsp-idle-delay' plus `lsp-inline-completion-idle-delay').
 ;;
+;;   (require 'lsp-mode-autoloads)
 ;;   (require 'wisp)
+;;   (setq lsp-auto-guess-root t)
 ;;   (add-hook 'prog-mode-hook #'lsp-deferred)
 ;;
 ;; eglot (one server per buffer): wisp's suggestion comes through
@@ -72,12 +77,21 @@ which wisp treats as workspace settings."
   "Major modes for which `wisp-eglot-setup' makes wisp eglot's server."
   :type '(repeat symbol))
 
-(defcustom wisp-inline-completion-idle-delay 0.2
-  "Seconds of idle time before lsp-mode asks wisp for ghost text."
+(defcustom wisp-inline-completion-delay 0.02
+  "Seconds of idle time after a change before lsp-mode asks wisp for ghost text.
+The default, 20 ms, lets a burst of keys arrive first (a terminal may
+hand them to Emacs one at a time) and is far below human typing pace;
+wisp cancels a request that a later change supersedes."
   :type 'number)
 
 (defvar wisp-status nil
-  "The state in wisp's last wisp/status notification: idle, generating or error.")
+  "The state in wisp's last wisp/status notification: idle, generating, error...")
+
+(defconst wisp--healthy-states '("idle" "generating" "ready" "starting")
+  "States of wisp/status that mean the model works.")
+
+(defvar wisp--told-problem nil
+  "Non-nil when the user was last told that the model is unavailable.")
 
 (defun wisp--split-options (plist &optional prefix)
   "Split the settings PLIST into (TRUSTED . REST).
@@ -123,12 +137,28 @@ ones, and carries the trusted settings as --set flags."
   (cdr (wisp--split-options wisp-initialization-options)))
 
 (defun wisp--on-status (_workspace params)
-  "Record a wisp/status notification PARAMS."
-  (let ((state (gethash "state" params))
-        (message (gethash "message" params)))
+  "Record a wisp/status notification PARAMS for the mode line.
+The user hears once that the model is unavailable and once that it is
+back, never on every keystroke: wisp sends a status with each request."
+  (let* ((state (gethash "state" params))
+         (message (gethash "message" params))
+         (problem (not (member state wisp--healthy-states))))
     (setq wisp-status state)
-    (when (and (equal state "error") message (not (string-empty-p message)))
-      (message "wisp: %s" message))))
+    (force-mode-line-update t)
+    (unless (or (equal state "generating") (eq problem wisp--told-problem))
+      (setq wisp--told-problem problem)
+      (let ((message-truncate-lines t))
+        (if problem
+            (message "wisp: %s" (if (and message (not (string-empty-p message))) message state))
+          (message "wisp: the model is back"))))))
+
+(defun wisp-mode-line ()
+  "A short word for the mode line: empty while the model works."
+  (cond ((member wisp-status '(nil "idle" "ready" "starting")) "")
+        ((equal wisp-status "generating") " wisp…")
+        (t (format " wisp:%s" wisp-status))))
+
+(add-to-list 'mode-line-misc-info '(:eval (wisp-mode-line)) t)
 
 ;;;; lsp-mode
 
@@ -140,13 +170,61 @@ ones, and carries the trusted settings as --set flags."
 (declare-function lsp--cur-position "lsp-mode")
 (declare-function lsp--region-to-range "lsp-mode")
 (declare-function lsp--buffer-content "lsp-mode")
-(defvar lsp-inline-completion-idle-delay)
+(declare-function lsp-inline-completion--maybe-display "lsp-inline-completion")
+(declare-function lsp-inline-completion--after-change "lsp-inline-completion")
+(declare-function lsp-workspaces "lsp-mode")
+(declare-function lsp--workspace-client "lsp-mode")
+(declare-function lsp--client-server-id "lsp-mode")
 (defvar lsp--buffer-workspaces)
+(defvar lsp-inline-completion-mode)
+
+(defvar-local wisp--tick nil
+  "`buffer-chars-modified-tick' when ghost text was last asked for.")
+
+(defvar-local wisp--timer nil
+  "The pending request for ghost text, or nil.")
+
+(defun wisp--lsp-buffer-p ()
+  "Non-nil when wisp serves the current buffer through lsp-mode."
+  (cl-some (lambda (w) (eq (lsp--client-server-id (lsp--workspace-client w)) 'wisp))
+           (lsp-workspaces)))
+
+(defun wisp--ask (buffer point)
+  "Ask for ghost text in BUFFER if it is current and point is still POINT.
+A failed request says nothing in the echo area (lsp-mode would, on every
+keystroke): wisp reports the model's state once, through wisp/status."
+  (setq wisp--timer nil)
+  (let ((inhibit-message t))
+    (lsp-inline-completion--maybe-display buffer point)))
+
+(defun wisp--post-command ()
+  "Ask for ghost text after a command that changed the buffer."
+  (let ((tick (buffer-chars-modified-tick)))
+    (unless (eql tick wisp--tick)
+      (setq wisp--tick tick)
+      (when wisp--timer
+        (cancel-timer wisp--timer))
+      (when lsp-inline-completion-mode
+        (setq wisp--timer (run-with-idle-timer wisp-inline-completion-delay nil
+                                               #'wisp--ask (current-buffer) (point)))))))
+
+(defun wisp--inline-completion-setup ()
+  "Drive `lsp-inline-completion-mode' from each change in wisp's buffers.
+lsp-mode's own trigger waits `lsp-idle-delay' and then
+`lsp-inline-completion-idle-delay' after the last change; wisp streams
+from the first keystroke, so the buffer asks as soon as it is idle."
+  (when (wisp--lsp-buffer-p)
+    (if lsp-inline-completion-mode
+        (progn
+          (remove-hook 'lsp-on-change-hook #'lsp-inline-completion--after-change t)
+          (setq wisp--tick (buffer-chars-modified-tick))
+          (add-hook 'post-command-hook #'wisp--post-command nil t))
+      (remove-hook 'post-command-hook #'wisp--post-command t))))
 
 (defun wisp--lsp-register ()
   "Register wisp with lsp-mode as an add-on server."
   (require 'lsp-inline-completion nil t)
-  (setq lsp-inline-completion-idle-delay wisp-inline-completion-idle-delay)
+  (add-hook 'lsp-inline-completion-mode-hook #'wisp--inline-completion-setup)
   (let ((handlers (make-hash-table :test 'equal)))
     (puthash "wisp/status" #'wisp--on-status handlers)
     (puthash "wisp/inlineCompletionPartial" #'ignore handlers)

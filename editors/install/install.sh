@@ -2,7 +2,7 @@
 # Installs the real editors that the tests in ./editors drive:
 #   Neovim 0.12.4 (Debian sid, unpacked next to its own libraries),
 #   Neovim 0.7.2 (Debian stable), code-server 4.100.3 (VS Code 1.100.3)
-#   with chromium-headless-shell, and Emacs 28 with lsp-mode 10.
+#   with chromium-headless-shell, and Emacs 28 with lsp-mode 10 and go-mode.
 #
 # Idempotent: each step leaves a stamp in the cache and is skipped when the
 # stamp is there. Runs as root (it uses apt-get). Everything that is not a
@@ -33,7 +33,8 @@ timed() {
 
 STABLE_PKGS="neovim emacs-nox patchelf tmux ripgrep chromium-headless-shell
 build-essential pkg-config libx11-dev libxkbfile-dev libsecret-1-dev libkrb5-dev
-elpa-dash elpa-s elpa-ht elpa-spinner elpa-markdown-mode elpa-lv elpa-eglot"
+elpa-dash elpa-s elpa-ht elpa-spinner elpa-markdown-mode elpa-lv elpa-eglot
+elpa-go-mode"
 
 apt_stable() {
 	missing=
@@ -135,7 +136,9 @@ vscode_ext_deps() {
 }
 
 total_start=$(date +%s)
-timed apt-stable apt_stable
+# Always: it installs only what is missing, so a package added to the
+# list reaches machines set up before.
+apt_stable
 timed sid-update sid_update
 timed nvim-0.12.4 nvim12
 timed lsp-mode-10 lsp_mode

@@ -1,7 +1,9 @@
 // Drives the wisp extension the way a user would, then writes what the
 // editor holds to $WISP_TEST_RESULT as JSON:
-//   1. types "hello" on line 4 of $WISP_TEST_FILE, triggers inline
-//      suggestions and commits one (the ghost text);
+//   1. types "hello" on line 4 of $WISP_TEST_FILE and commits the ghost
+//      text VS Code asks for by itself, timing keystroke → ghost text (the
+//      first moment a commit takes, polled every few milliseconds); if
+//      none comes, triggers inline suggestions explicitly;
 //   2. selects lines 3-5 and runs "wisp: Quick Edit" with an instruction.
 const vscode = require("vscode");
 const fs = require("fs");
@@ -33,10 +35,26 @@ async function drive(result) {
   const end = doc.lineAt(line).range.end;
   editor.selection = new vscode.Selection(end, end);
   await vscode.commands.executeCommand("type", { text: "hello" });
+  const typedAt = Date.now();
   result.typed = doc.lineAt(line).text;
+
+  // VS Code asks on each keystroke; commit as soon as there is ghost text.
+  const shownBy = Date.now() + 5000;
+  while (Date.now() < shownBy) {
+    await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");
+    if (doc.lineAt(line).text !== result.typed) {
+      result.ghostMs = Date.now() - typedAt;
+      break;
+    }
+    await sleep(2);
+  }
+  result.completed = doc.lineAt(line).text;
 
   // Ask for ghost text and commit it until the line changes.
   await until("the ghost text is committed", 30000, async () => {
+    if (result.completed !== result.typed) {
+      return true;
+    }
     await vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
     await sleep(400);
     await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");

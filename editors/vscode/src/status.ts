@@ -2,9 +2,13 @@ import * as vscode from "vscode";
 
 /** The params of wisp's wisp/status notification. */
 export interface StatusParams {
-  state: "idle" | "generating" | "error";
+  /** idle, generating, error, or another state of a model that is unavailable. */
+  state: string;
   message?: string;
 }
+
+/** States of a working model; any other state is shown as a problem. */
+const healthy = new Set(["idle", "generating", "ready", "starting"]);
 
 /** Status shows what the wisp server is doing in the status bar. */
 export class Status implements vscode.Disposable {
@@ -26,13 +30,16 @@ export class Status implements vscode.Disposable {
         this.item.text = "$(loading~spin) wisp";
         this.item.backgroundColor = undefined;
         break;
-      case "error":
-        this.item.text = "$(error) wisp";
-        this.item.backgroundColor = new vscode.ThemeColor("statusBarItem.errorBackground");
-        break;
       default:
-        this.item.text = "$(sparkle) wisp";
-        this.item.backgroundColor = undefined;
+        if (healthy.has(params.state)) {
+          this.item.text = "$(sparkle) wisp";
+          this.item.backgroundColor = undefined;
+        } else {
+          // In the status bar, never a pop-up: a keystroke is not the
+          // place for one.
+          this.item.text = "$(error) wisp";
+          this.item.backgroundColor = new vscode.ThemeColor("statusBarItem.errorBackground");
+        }
     }
     this.item.tooltip = message === "" ? `wisp: ${params.state}` : `wisp: ${params.state} — ${message}`;
   }

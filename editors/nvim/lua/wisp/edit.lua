@@ -4,6 +4,50 @@ local lsp = require("wisp.lsp")
 
 local M = {}
 
+-- pending is the quick edit waiting for its answer, or nil:
+-- { edits = number of edits applied, refused = reason or nil,
+--   said = what wisp said about it (window/showMessage) or nil }.
+local pending = nil
+
+-- count returns how many text edits a WorkspaceEdit holds.
+local function count(edit)
+  local n = 0
+  for _, edits in pairs((edit or {}).changes or {}) do
+    n = n + #edits
+  end
+  for _, change in ipairs((edit or {}).documentChanges or {}) do
+    n = n + #(change.edits or {})
+  end
+  return n
+end
+
+-- on_apply_edit applies wisp's workspace/applyEdit as Neovim does and
+-- notes the outcome for the quick edit's closing message.
+function M.on_apply_edit(err, params, ctx, cfg)
+  local result = vim.lsp.handlers["workspace/applyEdit"](err, params, ctx, cfg)
+  if pending ~= nil and type(params) == "table" then
+    if type(result) == "table" and result.applied then
+      pending.edits = pending.edits + count(params.edit)
+    else
+      pending.refused = (type(result) == "table" and result.failureReason) or "Neovim could not apply it"
+    end
+  end
+  return result
+end
+
+-- on_show_message keeps wisp's word about the running quick edit (it
+-- changed nothing, could not be applied, ...) for the closing message, so
+-- that the user reads one message that is true. It reports whether it
+-- kept params (a window/showMessage).
+function M.on_show_message(params)
+  local msg = type(params) == "table" and params.message or nil
+  if pending ~= nil and type(msg) == "string" and msg:match("^wisp: .*quick edit") then
+    pending.said = { msg, params.type == 1 and "ErrorMsg" or (params.type == 2 and "WarningMsg" or "Comment") }
+    return true
+  end
+  return false
+end
+
 -- run asks wisp to rewrite lines line1..line2 (1-based, inclusive) of the
 -- current buffer when range is true, else the syntax node under the cursor.
 function M.run(instruction, range, line1, line2)
@@ -45,13 +89,25 @@ function M.run(instruction, range, line1, line2)
       },
     },
   }
-  vim.api.nvim_echo({ { "wisp: editing…", "Comment" } }, false, {})
+  local say = require("wisp").say
+  say("wisp: editing…", "Comment")
+  local this = { edits = 0 }
+  pending = this
   lsp.request(client, "workspace/executeCommand", params, function(err)
-    if err ~= nil then
-      vim.notify("wisp: quick edit failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-      return
+    if pending == this then
+      pending = nil
     end
-    vim.api.nvim_echo({ { "wisp: edit applied", "Comment" } }, false, {})
+    if this.said ~= nil then
+      say(this.said[1], this.said[2])
+    elseif err ~= nil then
+      say("wisp: quick edit failed: " .. (err.message or vim.inspect(err)), "ErrorMsg")
+    elseif this.refused ~= nil then
+      say("wisp: quick edit refused: " .. this.refused, "WarningMsg")
+    elseif this.edits == 0 then
+      say("wisp: the quick edit changed nothing", "Comment")
+    else
+      say(("wisp: applied %d edit%s"):format(this.edits, this.edits == 1 and "" or "s"), "Comment")
+    end
   end, bufnr)
 end
 

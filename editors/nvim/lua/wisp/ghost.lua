@@ -1,4 +1,4 @@
--- Ghost text for Neovim 0.7-0.11, drawn from textDocument/inlineCompletion
+-- Ghost text for every Neovim from 0.7, drawn from textDocument/inlineCompletion
 -- replies and the streamed wisp/inlineCompletionPartial notifications.
 --
 -- One ghost per buffer, anchored at the cursor (row, byte col). Typing what
@@ -54,6 +54,8 @@ function M.clear(bufnr)
   end
 end
 
+local follow -- defined below, used by visible
+
 -- draw shows text as ghost text at (row, col) of bufnr.
 local function draw(bufnr, row, col, text)
   local st = state[bufnr]
@@ -87,8 +89,9 @@ local function draw(bufnr, row, col, text)
   st.ghost = { row = row, col = col, text = text }
 end
 
--- visible reports whether bufnr shows ghost text.
+-- visible reports whether bufnr shows ghost text at the cursor now.
 function M.visible(bufnr)
+  follow(bufnr)
   local st = state[bufnr]
   return st ~= nil and st.ghost ~= nil
 end
@@ -212,30 +215,49 @@ function M.on_partial(_, params)
   end
 end
 
+-- follow brings the ghost of bufnr up to date with the buffer and cursor
+-- now: text typed into the ghost is trimmed from it, anything else clears
+-- it. Autocommands wait while keys are pending, so the keys that act on the
+-- ghost call this first: they act on what is on screen now, never on a
+-- ghost the user has typed past.
+function follow(bufnr)
+  local st = state[bufnr]
+  if st == nil or st.ghost == nil then
+    return
+  end
+  local row, col = cursor()
+  local g = st.ghost
+  if g.row == row and g.col == col then
+    return
+  end
+  local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  local typed = (g.row == row and col > g.col) and line:sub(g.col + 1, col) or nil
+  if typed ~= nil and #typed < #g.text and g.text:sub(1, #typed) == typed then
+    draw(bufnr, row, col, g.text:sub(#typed + 1))
+  else
+    M.clear(bufnr)
+  end
+end
+
 -- on_change keeps a ghost the user is typing into, clears any other, and
--- schedules a new request when the text changed.
+-- asks again when the text changed (after config().debounce ms, if any).
 local function on_change(bufnr, text_changed)
   local st = state[bufnr]
   if st == nil then
     return
   end
-  local row, col = cursor()
-  local g = st.ghost
-  if g ~= nil and not (g.row == row and g.col == col) then
-    local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
-    local typed = (g.row == row and col > g.col) and line:sub(g.col + 1, col) or nil
-    if typed ~= nil and #typed < #g.text and g.text:sub(1, #typed) == typed then
-      draw(bufnr, row, col, g.text:sub(#typed + 1))
-    else
-      M.clear(bufnr)
-    end
-  end
+  follow(bufnr)
   if text_changed then
     st.dismissed_tick = nil
     st.timer:stop()
-    st.timer:start(config().debounce, 0, vim.schedule_wrap(function()
+    local wait = config().debounce or 0
+    if wait <= 0 then
       request(bufnr)
-    end))
+    else
+      st.timer:start(wait, 0, vim.schedule_wrap(function()
+        request(bufnr)
+      end))
+    end
   end
 end
 
@@ -248,6 +270,7 @@ end
 -- It returns false when there was no ghost text.
 function M.accept(kind)
   local bufnr = vim.api.nvim_get_current_buf()
+  follow(bufnr)
   local st = state[bufnr]
   if st == nil or st.ghost == nil then
     return false

@@ -8,6 +8,32 @@ local err = health.error or health.report_error
 local info = health.info or health.report_info
 local start = health.start or health.report_start
 
+-- doctor runs `wisp doctor` with the plugin's environment and settings,
+-- which connects to the model as wisp would, and reports what it found.
+function M.doctor(bin, env, init_options)
+  local argv = { "env" }
+  for name, value in pairs(env) do
+    argv[#argv + 1] = name .. "=" .. value
+  end
+  vim.list_extend(argv, { bin, "doctor", "--timeout", "5s", "--settings", vim.fn.json_encode(init_options) })
+  local out = vim.fn.system(argv)
+  local failed = vim.v.shell_error ~= 0
+  local said = false
+  for line in out:gmatch("[^\n]+") do
+    if line:match("^%S.* model: ") then
+      info(line)
+    elseif line:match("^%s+problem: ") then
+      err(vim.trim(line))
+      said = true
+    end
+  end
+  if not failed then
+    ok("wisp doctor: the model answers")
+  elseif not said then
+    err("wisp doctor failed: " .. vim.trim(out))
+  end
+end
+
 function M.check()
   start("wisp")
   if vim.fn.has("nvim-0.7") ~= 1 then
@@ -16,9 +42,9 @@ function M.check()
   end
   local wisp = require("wisp")
   if wisp.builtin() then
-    ok("Neovim " .. tostring(vim.version()) .. ": ghost text through vim.lsp.inline_completion")
+    ok("Neovim " .. tostring(vim.version()) .. ": ghost text through vim.lsp.inline_completion (builtin = true; asks after its own ~200 ms pause)")
   else
-    ok("Neovim: ghost text drawn by this plugin (streamed)")
+    ok("Neovim: ghost text drawn by this plugin, streamed as wisp has it")
   end
   local cmd = wisp.config.cmd or {}
   if cmd[1] == nil or vim.fn.executable(cmd[1]) ~= 1 then
@@ -29,11 +55,15 @@ function M.check()
   else
     ok("server: " .. vim.fn.exepath(cmd[1]))
   end
-  local env = wisp.split_trusted(vim.deepcopy(wisp.config.init_options or {}), wisp.config.cmd_env)
+  local init_options = vim.deepcopy(wisp.config.init_options or {})
+  local env = wisp.split_trusted(init_options, wisp.config.cmd_env)
   local names = vim.tbl_keys(env)
   table.sort(names)
   for _, name in ipairs(names) do
     info(("server environment: %s=%s"):format(name, env[name]))
+  end
+  if cmd[1] ~= nil and vim.fn.executable(cmd[1]) == 1 then
+    M.doctor(cmd[1], env, init_options)
   end
   local client = wisp.client()
   if client == nil then

@@ -1,9 +1,12 @@
 -- wisp for Neovim: starts the wisp language server for the configured
 -- filetypes and shows its inline completions as ghost text.
 --
--- Neovim 0.12+ uses the built-in vim.lsp.inline_completion; Neovim 0.7-0.11
--- draws ghost text itself (lua/wisp/ghost.lua) from textDocument/inlineCompletion
--- and the streamed wisp/inlineCompletionPartial notifications.
+-- The plugin draws ghost text itself (lua/wisp/ghost.lua) from
+-- textDocument/inlineCompletion and the streamed wisp/inlineCompletionPartial
+-- notifications, on every Neovim from 0.7: the first tokens are on screen as
+-- soon as wisp has them. On 0.12+ `builtin = true` uses Neovim's own
+-- vim.lsp.inline_completion instead, which asks only after its fixed
+-- ~200 ms pause and shows the whole reply at once.
 local M = {}
 
 local defaults = {
@@ -28,13 +31,15 @@ local defaults = {
     accept_line = "<M-C-Right>",
     dismiss = "<C-]>",
   },
-  -- Ghost text highlight group.
-  hl_group = "Comment",
-  -- Milliseconds of quiet typing before a request (0.7-0.11 only; 0.12
-  -- paces requests itself).
-  debounce = 30,
-  -- Force the plugin's own ghost text even on 0.12+ (for testing).
-  own_ghost = false,
+  -- Ghost text highlight group. WispGhost links to Comment, or gets a
+  -- colour of its own where Comment would look like code (lua/wisp/highlight.lua).
+  hl_group = "WispGhost",
+  -- Milliseconds of quiet typing before a request; 0 asks on every change
+  -- (wisp cancels the request a keystroke supersedes).
+  debounce = 0,
+  -- On Neovim 0.12+, use the built-in vim.lsp.inline_completion (no
+  -- streaming, no accept-word/line, a fixed ~200 ms pause before asking).
+  builtin = false,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -48,7 +53,7 @@ end
 
 -- builtin reports whether Neovim's own inline completion is used.
 function M.builtin()
-  return has("0.12") and vim.lsp.inline_completion ~= nil and not M.config.own_ghost
+  return M.config.builtin == true and has("0.12") and vim.lsp.inline_completion ~= nil
 end
 
 local client_id = nil
@@ -59,22 +64,99 @@ function M.client()
     return nil
   end
   local c = vim.lsp.get_client_by_id(client_id)
-  if c == nil or (c.is_stopped and c.is_stopped()) then
+  if c == nil or require("wisp.lsp").is_stopped(c) then
     return nil
   end
   return c
 end
 
-local function on_status(_, result)
-  if type(result) == "table" then
-    M.status = { state = result.state or "idle", message = result.message or "" }
-    vim.g.wisp_status = M.status.state
-    if result.state == "error" and result.message and result.message ~= "" then
-      vim.schedule(function()
-        vim.notify("wisp: " .. result.message, vim.log.levels.WARN)
-      end)
-    end
+-- healthy lists the states of a working model; any other state (error,
+-- unavailable, ...) is a problem the user hears about once. "generating"
+-- says nothing either way: wisp sends it before every request.
+local healthy = { idle = true, generating = true, ready = true, starting = true }
+local neutral = { generating = true }
+
+-- health is "ok" or "problem": what the user was last told (or assumed).
+local health = "ok"
+
+-- say shows msg on one line of the command line, cut to fit, so that it
+-- never wraps into a "Press ENTER" prompt that would swallow a keystroke.
+local function say(msg, hl)
+  local room = vim.v.echospace
+  if room == nil or room <= 0 then
+    room = vim.o.columns - 12
   end
+  if vim.fn.strdisplaywidth(msg) > room then
+    msg = vim.fn.strcharpart(msg, 0, math.max(room - 1, 1)) .. "…"
+  end
+  vim.api.nvim_echo({ { msg, hl } }, true, {})
+end
+M.say = say
+
+-- announce tells the user msg when the model's health changes to problem
+-- (true) or back to working (false), and nothing otherwise.
+local function announce(problem, msg)
+  if problem == (health == "problem") then
+    return
+  end
+  health = problem and "problem" or "ok"
+  vim.schedule(function()
+    if problem then
+      say(msg, "WarningMsg")
+    else
+      say("wisp: the model is back", "MoreMsg")
+    end
+  end)
+end
+
+-- on_status records wisp/status for the status line and tells the user
+-- once when the model becomes unavailable and once when it is back, never
+-- per keystroke: wisp sends a status with every request.
+local function on_status(_, result)
+  if type(result) ~= "table" then
+    return
+  end
+  local state = type(result.state) == "string" and result.state or "idle"
+  local message = type(result.message) == "string" and result.message or ""
+  M.status = { state = state, message = message }
+  vim.g.wisp_status = state
+  if neutral[state] then
+    return
+  end
+  announce(not healthy[state], "wisp: " .. (message ~= "" and message or state))
+end
+
+-- on_message shows wisp's window/showMessage on one line. A warning or
+-- error about the model is a change of state like wisp/status's: said
+-- once, whichever of the two comes first. Quick edits keep theirs for
+-- their closing message.
+local function on_message(err, params, ctx, cfg)
+  if require("wisp.edit").on_show_message(params) then
+    return
+  end
+  local msg = type(params) == "table" and type(params.message) == "string" and params.message or nil
+  if msg == nil then
+    return
+  end
+  if not msg:match("^wisp") then
+    msg = "wisp: " .. msg
+  end
+  if (params.type == 1 or params.type == 2) and msg:match("model") then
+    announce(true, msg)
+    return
+  end
+  vim.schedule(function()
+    say(msg, params.type == 1 and "ErrorMsg" or (params.type == 2 and "WarningMsg" or "Normal"))
+  end)
+end
+
+-- statusline returns a short word for a status line: "" while all is
+-- well, otherwise the state (e.g. `set statusline+=%{v:lua.require'wisp'.statusline()}`).
+function M.statusline()
+  if healthy[M.status.state] then
+    return M.status.state == "generating" and "wisp …" or ""
+  end
+  return "wisp: " .. M.status.state
 end
 
 -- trusted maps the settings wisp takes only from its trusted layers to
@@ -125,6 +207,8 @@ local function client_config()
   end
   local handlers = {
     ["wisp/status"] = on_status,
+    ["workspace/applyEdit"] = require("wisp.edit").on_apply_edit,
+    ["window/showMessage"] = on_message,
     ["wisp/inlineCompletionPartial"] = function(err, result, ctx)
       if not M.builtin() then
         require("wisp.ghost").on_partial(err, result, ctx)
@@ -183,7 +267,7 @@ function M.attach(bufnr)
     return
   end
   if M.builtin() then
-    vim.lsp.inline_completion.enable(true, { bufnr = bufnr })
+    require("wisp.builtin").attach(bufnr)
   else
     require("wisp.ghost").attach(bufnr, client_id)
   end
@@ -193,7 +277,7 @@ end
 -- accept takes the whole ghost text; it returns false when there was none.
 function M.accept()
   if M.builtin() then
-    return vim.lsp.inline_completion.get() and true or false
+    return require("wisp.builtin").accept()
   end
   return require("wisp.ghost").accept("all")
 end
@@ -214,7 +298,7 @@ function M.set_keymaps(bufnr)
   end
   if M.builtin() then
     map(bufnr, keys.accept, function()
-      if not vim.lsp.inline_completion.get() then
+      if not require("wisp.builtin").accept() then
         return fallback(keys.accept)
       end
       return ""
@@ -247,6 +331,7 @@ function M.setup(opts)
   if type(M.config.cmd) == "string" then
     M.config.cmd = { M.config.cmd }
   end
+  require("wisp.highlight").setup()
   local group = vim.api.nvim_create_augroup("wisp", { clear = true })
   vim.api.nvim_create_autocmd("FileType", {
     group = group,

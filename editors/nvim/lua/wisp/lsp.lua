@@ -24,6 +24,18 @@ function M.cancel(client, id)
   end
 end
 
+-- is_stopped reports whether client has stopped (a method from 0.11,
+-- where calling it as a field is deprecated).
+function M.is_stopped(client)
+  if client.is_stopped == nil then
+    return false
+  end
+  if colon then
+    return client:is_stopped()
+  end
+  return client.is_stopped()
+end
+
 -- byte_col converts an LSP character offset on line into a byte column.
 function M.byte_col(line, character, encoding)
   if encoding == nil or encoding == "utf-8" then
