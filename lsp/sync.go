@@ -49,6 +49,7 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		e.DidChange(string(u), before, after, edits)
 	}
 	s.edits.didChange(u, p.TextDocument.Version, edits)
+	s.nextEditDidChange(u, p.TextDocument.Version, before, after, edits)
 	if w := s.currentIndexes(); w != nil && u.IsFile() {
 		w.edited(u, pathOf(u), after)
 	}
@@ -62,6 +63,7 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	u := p.TextDocument.URI
 	s.docs.close(u)
+	s.next.forget(u)
 	if e := s.currentEngine(); e != nil {
 		e.DidClose(string(u))
 	}

@@ -25,7 +25,7 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	delay := fs.Duration("delay", 0, "added one-way network delay per frame and per new connection")
 	fault := fs.String("fault", "", "inject a fault: drop, stall, 429, malformed or mixed (each in turn), optionally @N for the Nth request only or %N for every Nth")
 	maxAge := fs.Duration("max-conn-age", 0, "close WebSockets older than this, as the real service does at 60 minutes")
-	workspace := fs.String("workspace", "", "index this folder for the local engine's replies")
+	workspace := fs.String("workspace", "", "index this folder for the local engine's replies, and answer next-edit requests from its files (the \"after\" versions)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -49,6 +49,10 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 	}
 	opts.Model = engine
+	if *workspace != "" {
+		opts.Backend = modelserver.Oracle{Root: *workspace, Fallback: modelserver.ScriptBackend{
+			Script: opts.Script, Fallback: modelserver.ModelBackend{Model: engine}}}
+	}
 	l, err := net.Listen("tcp", *listen)
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp model-server:", err)
