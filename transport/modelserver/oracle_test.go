@@ -23,6 +23,7 @@ func TestRewrite(t *testing.T) {
 		{"line added at the end", above + region + "\tcheck(x)\n" + below, region + "\tcheck(x)\n"},
 		{"line added at the start", above + "\t// x is a\n" + region + below, "\t// x is a\n" + region},
 		{"above changed", "package p\n\nfunc f(a, b int) {\n" + "\tx := a + b\n\tuse(x)\n" + below, "\tx := a + b\n\tuse(x)\n"},
+		{"lines deleted across the start", "package p\n\n\tuse(x)\n\tuse(x)\n}\n", "\tuse(x)\n"},
 		{"more code around", "// header\n" + above + region + below + "\nfunc g() {}\n", region},
 	}
 	for _, c := range cases {
