@@ -98,6 +98,9 @@ type nextDoc struct {
 	// timer asks in the background after a pause in typing; nil when
 	// none is pending.
 	timer *time.Timer
+	// silent is the version a prediction found nothing follows for, so
+	// it is not asked again; 0 when none.
+	silent int32
 }
 
 // nextGen is one prediction in flight.
@@ -135,11 +138,11 @@ func (n *nextEdits) docLocked(u uri.URI) *nextDoc {
 }
 
 // didChange records a change of u (now at version) from before to after.
-// A prediction whose region the change touches is cancelled at the model
+// ask is called once typing has paused for pause (when positive), or at
+// once when the change applied the suggestion. A prediction whose region the change touches is cancelled at the model
 // (the user diverged from it); the suggestion is rebased over the change,
 // counted accepted when the change is exactly it, and dropped (dismissed,
-// if shown) when the change conflicts with it. When pause is positive,
-// ask is called once typing has paused that long.
+// if shown) when the change conflicts with it.
 func (n *nextEdits) didChange(u uri.URI, version int32, before, after *text.Text, changes []text.Edit, pause time.Duration, ask func()) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -164,10 +167,11 @@ func (n *nextEdits) didChange(u uri.URI, version int32, before, after *text.Text
 		}
 		g.changes = append(g.changes, changes...)
 	}
+	accepted := false
 	if sg := d.sugg; sg != nil {
 		if applied, err := edits.Apply(before.String(), sg.edits); err == nil && applied == after.String() {
 			n.endLocked(sg, "accepted")
-			d.sugg = nil
+			d.sugg, accepted = nil, true
 		} else if rebased, err := edits.Rebase(sg.edits, changes); err != nil {
 			if sg.shown {
 				n.endLocked(sg, "dismissed")
@@ -181,7 +185,10 @@ func (n *nextEdits) didChange(u uri.URI, version int32, before, after *text.Text
 		d.timer.Stop()
 		d.timer = nil
 	}
-	if pause > 0 && ask != nil {
+	if accepted && ask != nil {
+		// Right after an accepted suggestion: the next one may follow.
+		d.timer = time.AfterFunc(0, ask)
+	} else if pause > 0 && ask != nil {
 		d.timer = time.AfterFunc(pause, ask)
 	}
 }
@@ -239,7 +246,7 @@ func (n *nextEdits) begin(ctx context.Context, u uri.URI, version, current int32
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	d := n.docLocked(u)
-	if n.closed || version != current || (d.sugg != nil && d.sugg.version == version) {
+	if n.closed || version != current || d.silent == version || (d.sugg != nil && d.sugg.version == version) {
 		return ctx, nil, nil
 	}
 	if g := d.gen; g != nil && !g.diverged && g.version == version {
@@ -272,6 +279,9 @@ func (n *nextEdits) finish(u uri.URI, g *nextGen, es []edits.Edit, current int32
 	}
 	if len(es) == 0 {
 		n.counters.Silence()
+		if len(g.changes) == 0 {
+			d.silent = g.version
+		}
 		return
 	}
 	rebased, err := edits.Rebase(es, g.changes)
