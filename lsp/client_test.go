@@ -24,7 +24,7 @@ import (
 // speaks LSP framing as an editor does, records what the server sends, and
 // answers the server's requests.
 type fakeEditor struct {
-	t    *testing.T
+	t    testing.TB
 	conn jsonrpc2.Conn
 	raw  net.Conn // the client end, for writing malformed bytes
 	done chan int // the server's exit code
@@ -44,14 +44,14 @@ type notice struct {
 
 // startServer runs a real lsp.Server on one end of a pipe and returns an
 // editor on the other. model is used for every provider.
-func startServer(t *testing.T, model transport.Model, cfg config.Config) *fakeEditor {
+func startServer(t testing.TB, model transport.Model, cfg config.Config) *fakeEditor {
 	t.Helper()
 	return startServerCtx(t, context.Background(), model, cfg)
 }
 
 // startServerCtx is startServer with the context Serve is given; ending it
 // is how a signal stops the server.
-func startServerCtx(t *testing.T, ctx context.Context, model transport.Model, cfg config.Config) *fakeEditor {
+func startServerCtx(t testing.TB, ctx context.Context, model transport.Model, cfg config.Config) *fakeEditor {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
 	srv := lsp.New(lsp.Options{

@@ -42,6 +42,13 @@ func oracleModel(t *testing.T, opts modelserver.Options, after string) (*modelse
 	}
 	opts.Backend = modelserver.Oracle{Root: dir}
 	ms := modelserver.New(opts)
+	return ms, serveModel(t, ms)
+}
+
+// serveModel serves ms on loopback and returns a model that talks to it
+// over the Responses WebSocket; both close with the test.
+func serveModel(t testing.TB, ms *modelserver.Server) transport.Model {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +63,7 @@ func oracleModel(t *testing.T, opts modelserver.Options, after string) (*modelse
 		model.Close()
 		ms.Close()
 	})
-	return ms, model
+	return model
 }
 
 // nextEditSession starts a server with next edits on (asking after a
