@@ -403,7 +403,7 @@ func (s *Server) nextEdit(ctx context.Context, p *inlineEditParams, merge bool) 
 func (s *Server) nextQuery(snap *Snapshot, at int, hunks []nextedit.Hunk, aggressiveness string) nextedit.Query {
 	q := nextedit.Query{
 		Path: snap.Path, LanguageID: snap.LanguageID, Text: snap.Text, Tree: snap.Tree,
-		At: at, History: hunks, Radius: nextedit.RadiusFor(aggressiveness),
+		At: at, History: hunks, Radius: nextedit.RadiusFor(aggressiveness), Jump: nextedit.JumpFor(aggressiveness),
 	}
 	if w := s.currentIndexes(); w != nil {
 		q.Definitions = w

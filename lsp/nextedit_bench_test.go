@@ -20,8 +20,8 @@ import (
 // editSequence is one scripted next-edit case over a real file: the user
 // makes edit (the first occurrence of its old text in the scope [from,
 // until)), and what should follow is the rest of the change: every other
-// occurrence in the scope (all), then each of then. A silent sequence
-// expects nothing to follow.
+// occurrence in the scope (all), then every occurrence of each of then.
+// A silent sequence expects nothing to follow.
 type editSequence struct {
 	kind, file  string
 	from, until string
@@ -55,6 +55,8 @@ var editSequences = []editSequence{
 	{kind: "rename", file: lruPy, from: "    def purge_expired", until: "\n\n    def _expired", edit: [2]string{"stale", "expired"}, word: true, all: true},
 	{kind: "rename", file: lruPy, from: "        def wrapper", until: "            return value\n", edit: [2]string{"sentinel", "missing"}, word: true, all: true},
 	{kind: "field", file: lruPy, from: "    _items: ", until: "\n\n\ndef memoize", edit: [2]string{"_items", "_entries"}, word: true, all: true},
+	{kind: "param", file: lruPy, from: "    def __contains__", until: "@@end", edit: [2]string{"entry: _Entry[V])", "entry: _Entry[V], now: float)"},
+		then: [][2]string{{"self._expired(entry)", "self._expired(entry, self.clock())"}}},
 	{kind: "silent", file: lruPy, from: "class Stats:", until: "\n\n", edit: [2]string{"Counters", "Tallies"}},
 	{kind: "silent", file: lruPy, from: "def memoize(", until: ":\n", edit: [2]string{"128", "256"}},
 	{kind: "rename", file: ringRs, from: "    pub fn push(", until: "\n    }\n\n", edit: [2]string{"tail", "slot"}, word: true, all: true},
@@ -106,7 +108,7 @@ func (s editSequence) script(t testing.TB) (before, edited, after string, start,
 		newScope = re.ReplaceAllLiteralString(newScope, s.edit[1])
 	}
 	for _, r := range s.then {
-		newScope = strings.Replace(newScope, r[0], r[1], 1)
+		newScope = strings.ReplaceAll(newScope, r[0], r[1])
 	}
 	after = edited[:from] + newScope + edited[until+len(s.edit[1])-len(s.edit[0]):]
 	return before, edited, after, start, end
@@ -135,7 +137,7 @@ type outcome struct {
 // server (a pipe, as an editor) against the model server's oracle over
 // the Responses WebSocket: each user edit, then wisp/nextEdit, its edits
 // applied as the editor would, asked again after each accepted one (up
-// to three rounds). The oracle answers at once (no time to first token,
+// to maxRounds). The oracle answers at once (no time to first token,
 // no pacing), so the latency is wisp's own time plus a loopback round
 // trip and the oracle's alignment. Run with -benchtime 1x.
 func BenchmarkNextEdit(b *testing.B) {
@@ -209,8 +211,12 @@ func benchSession(b *testing.B, dir string) (*fakeEditor, text.Encoding) {
 	return e, enc
 }
 
-// replay runs one sequence: open, the user's edit, then up to three
-// rounds of asking and applying.
+// maxRounds bounds the suggestions accepted in a row per sequence: the
+// user pressing Tab again after each.
+const maxRounds = 8
+
+// replay runs one sequence: open, the user's edit, then rounds of asking
+// and applying until nothing follows.
 func replay(b *testing.B, e *fakeEditor, enc text.Encoding, uri, lang, before, edited, after string, start, end int) outcome {
 	b.Helper()
 	e.open(uri, lang, before)
@@ -227,7 +233,7 @@ func replay(b *testing.B, e *fakeEditor, enc text.Encoding, uri, lang, before, e
 	e.change(uri, version, r.Start.Line, r.Start.Character, r.End.Line, r.End.Character, edited[start:start+len(edited)-len(before)+end-start])
 	res := e.nextEdit("wisp/nextEdit", uri, version, at.Line, at.Character)
 	out := outcome{latency: time.Since(t0), silent: len(res.Edits) == 0}
-	for round := 0; round < 3 && len(res.Edits) > 0; round++ {
+	for round := 0; round < maxRounds && len(res.Edits) > 0; round++ {
 		var changes []any
 		for i := len(res.Edits) - 1; i >= 0; i-- {
 			ed := res.Edits[i]

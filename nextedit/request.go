@@ -48,6 +48,10 @@ type Query struct {
 	Radius int
 	// Definitions resolves the names the region uses; nil shows none.
 	Definitions Resolver
+	// Jump lets the region move from the latest edit to the place a
+	// recent edit points to (Target): the remaining uses of a renamed
+	// name, the calls of a changed definition.
+	Jump bool
 }
 
 // Aggressiveness names, from the least to the most eager.
@@ -56,6 +60,10 @@ const (
 	AggressivenessMedium = "medium"
 	AggressivenessHigh   = "high"
 )
+
+// JumpFor reports whether an aggressiveness setting lets the region move
+// away from the latest edit (Query.Jump): all but low.
+func JumpFor(aggressiveness string) bool { return aggressiveness != AggressivenessLow }
 
 // RadiusFor returns the region radius an aggressiveness setting asks for:
 // a wider region lets the model reach further, and suggest more. An
@@ -80,6 +88,11 @@ func BuildRequest(q Query) (transport.Request, edits.Region) {
 		radius = RadiusFor("")
 	}
 	region := Region(q.Text, q.Tree, q.At, radius)
+	if q.Jump {
+		if to := Target(q.Text, q.Tree, q.History, q.At, region); to != q.At {
+			region = Region(q.Text, q.Tree, to, radius)
+		}
+	}
 	src := q.Text.String()
 	ne := transport.NextEdit{Path: q.Path}
 	for _, h := range q.History {
