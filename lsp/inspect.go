@@ -67,7 +67,7 @@ func (s *Server) index(ctx context.Context, _ *statsParams) (any, error) {
 // counters, with the next-edit counters under "nextEdit".
 type serverStats struct {
 	completion.Stats `json:",inline"`
-	NextEdit nextedit.Stats `json:"nextEdit"`
+	NextEdit         nextedit.Stats `json:"nextEdit"`
 }
 
 // stats answers wisp/stats.
