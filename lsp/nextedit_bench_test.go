@@ -134,6 +134,8 @@ type outcome struct {
 	// suggested and truth count the characters the suggested edits and
 	// the true diff (the user's edit to the end state) change.
 	suggested, truth int
+	// rounds counts the suggestions accepted in a row.
+	rounds int
 }
 
 // BenchmarkNextEdit replays the scripted edit sequences through the real
@@ -207,8 +209,8 @@ func benchNextEdit(b *testing.B, opts modelserver.Options) {
 				truth += r.truth
 			}
 		}
-		b.Logf("%2d %-11s %-10s first answer %7.2f ms (model %7.2f ms)  exact=%-5v silent=%-5v chars %d/%d", i, editSequences[i].kind,
-			filepath.Base(editSequences[i].file), ms(r.latency), ms(r.model), r.exact, r.silent, r.suggested, r.truth)
+		b.Logf("%2d %-11s %-10s first answer %7.2f ms (model %7.2f ms)  exact=%-5v silent=%-5v chars %d/%d in %d", i, editSequences[i].kind,
+			filepath.Base(editSequences[i].file), ms(r.latency), ms(r.model), r.exact, r.silent, r.suggested, r.truth, r.rounds)
 	}
 	slices.Sort(lat)
 	slices.Sort(over)
@@ -278,6 +280,7 @@ func replay(b *testing.B, e *fakeEditor, enc text.Encoding, uri, lang, before, e
 			changes = append(changes, map[string]any{"range": ed.Range, "text": ed.Text})
 		}
 		version++
+		out.rounds++
 		e.notify("textDocument/didChange", map[string]any{
 			"textDocument": map[string]any{"uri": uri, "version": version}, "contentChanges": changes})
 		last := res.Edits[len(res.Edits)-1].Range.Start
