@@ -169,7 +169,7 @@ func (n *nextEdits) didChange(u uri.URI, version int32, before, after *text.Text
 	}
 	accepted := false
 	if sg := d.sugg; sg != nil {
-		if applied, err := edits.Apply(before.String(), sg.edits); err == nil && applied == after.String() {
+		if appliesExactly(before, after, sg.edits) {
 			n.endLocked(sg, "accepted")
 			d.sugg, accepted = nil, true
 		} else if rebased, err := edits.Rebase(sg.edits, changes); err != nil {
@@ -191,6 +191,19 @@ func (n *nextEdits) didChange(u uri.URI, version int32, before, after *text.Text
 	} else if pause > 0 && ask != nil {
 		d.timer = time.AfterFunc(pause, ask)
 	}
+}
+
+// appliesExactly reports whether after is before with es applied.
+func appliesExactly(before, after *text.Text, es []edits.Edit) bool {
+	delta := 0
+	for _, e := range es {
+		delta += len(e.Text) - (e.End - e.Start)
+	}
+	if after.Len()-before.Len() != delta {
+		return false // most keystrokes: no need to build the text
+	}
+	applied, err := edits.Apply(before.String(), es)
+	return err == nil && applied == after.String()
 }
 
 // endLocked counts how a suggestion ended and remembers it.
@@ -264,8 +277,9 @@ func (n *nextEdits) begin(ctx context.Context, u uri.URI, version, current int32
 
 // finish ends prediction g of u with its suggestion: the edits, against
 // g's version, are rebased over the changes made since and kept as u's
-// suggestion; a conflict drops them.
-func (n *nextEdits) finish(u uri.URI, g *nextGen, es []edits.Edit, current int32) {
+// suggestion; a conflict drops them. A failed or cancelled prediction
+// (err) leaves no suggestion and counts as no answer.
+func (n *nextEdits) finish(u uri.URI, g *nextGen, es []edits.Edit, err error, current int32) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	defer close(g.done)
@@ -274,7 +288,7 @@ func (n *nextEdits) finish(u uri.URI, g *nextGen, es []edits.Edit, current int32
 	if d.gen == g {
 		d.gen = nil
 	}
-	if g.diverged || n.closed {
+	if g.diverged || n.closed || err != nil {
 		return
 	}
 	if len(es) == 0 {
@@ -376,6 +390,9 @@ func (s *Server) nextEdit(ctx context.Context, p *inlineEditParams, merge bool) 
 	if v := p.TextDocument.Version; v != nil && *v != snap.Version {
 		return empty, nil // asked about a version the document has left
 	}
+	if _, ok := s.next.current(snap.URI, snap.Version); ok {
+		return s.answerNext(snap.URI, merge)
+	}
 	at, err := s.cursorOf(snap, p.Position)
 	if err != nil {
 		return nil, err
@@ -418,7 +435,7 @@ func (s *Server) predictNext(ctx context.Context, u uri.URI, gen *nextGen, model
 		s.log.Debug("no next edit", zap.String("uri", string(u)), zap.Error(err))
 	}
 	current, _ := s.docs.version(u)
-	s.next.finish(u, gen, sugg.Edits, current)
+	s.next.finish(u, gen, sugg.Edits, err, current)
 }
 
 // answerNext converts u's current suggestion for the LSP.
