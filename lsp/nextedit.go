@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/edits"
 	"github.com/wisp-lsp/wisp/nextedit"
 	"github.com/wisp-lsp/wisp/text"
@@ -382,9 +383,9 @@ func (s *Server) nextEdit(ctx context.Context, p *inlineEditParams, merge bool) 
 	defer snap.Release()
 	empty := &inlineEditList{Edits: []inlineEdit{}}
 	s.mu.Lock()
-	cfg, model := s.cfg.NextEdit, s.model
+	cfg, on, model := s.cfg.NextEdit, nextEditsOn(s.cfg), s.model
 	s.mu.Unlock()
-	if !cfg.Enabled || model == nil || ctx.Err() != nil {
+	if !on || model == nil || ctx.Err() != nil {
 		return empty, nil
 	}
 	if v := p.TextDocument.Version; v != nil && *v != snap.Version {
@@ -414,6 +415,12 @@ func (s *Server) nextEdit(ctx context.Context, p *inlineEditParams, merge bool) 
 		}
 	}
 	return s.answerNext(snap.URI, merge)
+}
+
+// nextEditsOn reports whether cfg asks for next edits from a model that
+// can make them: a fill-in-the-middle endpoint cannot rewrite a region.
+func nextEditsOn(cfg config.Config) bool {
+	return cfg.NextEdit.Enabled && cfg.Model.Provider != config.ProviderFIM
 }
 
 // nextQuery is the next-edit query for snap around at.
@@ -502,9 +509,9 @@ func (s *Server) nextEditAccepted(p *protocol.ExecuteCommandParams) (any, error)
 // client without a next-edit method finds the suggestion as a code action.
 func (s *Server) nextEditDidChange(u uri.URI, version int32, before, after *text.Text, changes []text.Edit) {
 	s.mu.Lock()
-	cfg, life := s.cfg.NextEdit, s.life
+	cfg, on, life := s.cfg.NextEdit, nextEditsOn(s.cfg), s.life
 	s.mu.Unlock()
-	if !cfg.Enabled {
+	if !on {
 		return
 	}
 	s.next.didChange(u, version, before, after, changes, cfg.MinPause, func() { s.predictAfterPause(life, u, cfg.Aggressiveness) })
