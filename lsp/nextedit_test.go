@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"context"
 	"net"
 	"os"
 	"path/filepath"
@@ -345,4 +346,34 @@ func TestNextEditStats(t *testing.T) {
 	if st.Requests != 2 || st.Suggested != 1 || st.Silent != 1 || st.Shown != 1 || st.Accepted != 1 || st.Dismissed != 0 {
 		t.Fatalf("stats %+v, want one suggestion shown and accepted once, then a silent prediction", st)
 	}
+}
+
+// A next edit in flight never holds up ghost text: an inline completion
+// asked while the model is still writing the next edit is answered first.
+func TestNextEditNeverDelaysInlineCompletion(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "calc.go"), []byte(meanRenamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ms := modelserver.New(modelserver.Options{Rate: 20, Backend: modelserver.Oracle{Root: dir, Fallback: modelserver.ScriptBackend{
+		Script: &modelserver.Script{Replies: []modelserver.Reply{{PrefixEndsWith: "int {\n\t", Text: "return a + b"}}}}}})
+	e, uri := nextEditSession(t, serveModel(t, ms), "1h")
+	next := make(chan inlineEditResult, 1)
+	go func() { next <- e.nextEdit("textDocument/copilotInlineEdit", uri, 2, 4, 4) }()
+	for ms.Stats().Tokens == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	add := "file:///tmp/proj/add.go"
+	e.open(add, "go", addGo)
+	got, err := e.inline(context.Background(), add, 3, 1)
+	if err != nil || got != "return a + b" {
+		t.Fatalf("ghost text %q, %v", got, err)
+	}
+	select {
+	case res := <-next:
+		t.Fatalf("the next edit (%d edits) finished before the ghost text: the completion waited for it", len(res.Edits))
+	default:
+	}
+	e.change(uri, 3, 4, 4, 4, 4, "s") // done waiting: stop it
+	<-next
 }
