@@ -72,8 +72,15 @@ func serveModel(t testing.TB, ms *modelserver.Server) transport.Model {
 // declaration (version 2).
 func nextEditSession(t *testing.T, model transport.Model, pause string) (*fakeEditor, string) {
 	t.Helper()
+	return nextEditSessionAs(t, model, pause, "initialize-nvim-0.12.4.json")
+}
+
+// nextEditSessionAs is nextEditSession with the initialize params of
+// the client profile.
+func nextEditSessionAs(t *testing.T, model transport.Model, pause, profile string) (*fakeEditor, string) {
+	t.Helper()
 	e := startServer(t, model, config.Default())
-	caps := e.initialize("initialize-nvim-0.12.4.json", map[string]any{"nextEdit": map[string]any{"enabled": true, "minPause": pause}})
+	caps := e.initialize(profile, map[string]any{"nextEdit": map[string]any{"enabled": true, "minPause": pause}})
 	if exp, _ := caps["capabilities"].(map[string]any)["experimental"].(map[string]any); exp["copilotInlineEdit"] != true {
 		t.Fatalf("capabilities do not advertise copilotInlineEdit: %v", caps["capabilities"])
 	}
@@ -376,4 +383,44 @@ func TestNextEditNeverDelaysInlineCompletion(t *testing.T) {
 	}
 	e.change(uri, 3, 4, 4, 4, 4, "s") // done waiting: stop it
 	<-next
+}
+
+// For a client that takes versioned edits (Helix), the code action's edit
+// names the version the suggestion is for.
+func TestNextEditCodeActionIsVersioned(t *testing.T) {
+	_, model := oracleModel(t, modelserver.Options{}, meanRenamed)
+	e, uri := nextEditSessionAs(t, model, "1h", "initialize-helix-FROM-SOURCE.json")
+	if res := e.nextEdit("wisp/nextEdit", uri, 2, 4, 4); len(res.Edits) != 2 {
+		t.Fatalf("no suggestion: %+v", res)
+	}
+	var actions []struct {
+		Title string `json:"title"`
+		Edit  struct {
+			DocumentChanges []struct {
+				TextDocument struct {
+					URI     string `json:"uri"`
+					Version int32  `json:"version"`
+				} `json:"textDocument"`
+				Edits []struct {
+					NewText string `json:"newText"`
+				} `json:"edits"`
+			} `json:"documentChanges"`
+		} `json:"edit"`
+	}
+	e.mustCall("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": uri},
+		"range":        map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}},
+		"context":      map[string]any{"diagnostics": []any{}},
+	}, &actions)
+	for _, a := range actions {
+		if a.Title != "wisp: apply suggested edit" {
+			continue
+		}
+		dc := a.Edit.DocumentChanges
+		if len(dc) != 1 || dc[0].TextDocument.URI != uri || dc[0].TextDocument.Version != 2 || len(dc[0].Edits) != 2 || dc[0].Edits[0].NewText != "sum" {
+			t.Fatalf("action edit %+v, want the two renames for version 2", a.Edit)
+		}
+		return
+	}
+	t.Fatalf("no suggested-edit action among %+v", actions)
 }
