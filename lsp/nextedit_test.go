@@ -385,11 +385,11 @@ func TestNextEditNeverDelaysInlineCompletion(t *testing.T) {
 	<-next
 }
 
-// For a client that takes versioned edits (Helix), the code action's edit
+// For a client that takes versioned edits (VS Code), the code action's edit
 // names the version the suggestion is for.
 func TestNextEditCodeActionIsVersioned(t *testing.T) {
 	_, model := oracleModel(t, modelserver.Options{}, meanRenamed)
-	e, uri := nextEditSessionAs(t, model, "1h", "initialize-helix-FROM-SOURCE.json")
+	e, uri := nextEditSessionAs(t, model, "1h", "initialize-vscode-1.100.3-code-server-languageclient-11.json")
 	if res := e.nextEdit("wisp/nextEdit", uri, 2, 4, 4); len(res.Edits) != 2 {
 		t.Fatalf("no suggestion: %+v", res)
 	}
