@@ -34,6 +34,8 @@ type Config struct {
 	Streaming bool
 	// Completion tunes the inline completion engine.
 	Completion Completion
+	// NextEdit tunes next-edit suggestions.
+	NextEdit NextEdit
 	// TrustedEndpoints are endpoints the editor's settings may choose (and
 	// that then receive the trusted key). Only trusted layers set it.
 	TrustedEndpoints []string
@@ -47,6 +49,19 @@ type Config struct {
 	refused []Refusal
 	// userFile is the user's config file path, for messages.
 	userFile string
+}
+
+// NextEdit tunes next-edit suggestions (the edit that follows an edit).
+type NextEdit struct {
+	// Enabled turns them on; they are opt-in.
+	Enabled bool
+	// MinPause is how long typing must pause before the server asks the
+	// model on its own (for the code action); a client's request asks at
+	// once.
+	MinPause time.Duration
+	// Aggressiveness is "low", "medium" or "high": how far around the
+	// last edit the model may rewrite.
+	Aggressiveness string
 }
 
 // Completion tunes inline completion. Each default is explained where it is
@@ -99,6 +114,15 @@ func Default() Config {
 			// for a cursor the user has left.
 			FirstTokenTimeout: 3 * time.Second,
 			IdleTimeout:       2 * time.Second,
+		},
+		NextEdit: NextEdit{
+			// Off unless asked for: it sends a second request to the
+			// model after each pause in typing.
+			Enabled: false,
+			// A pause, not a keystroke: long enough that a word being
+			// typed does not ask, short next to reading the suggestion.
+			MinPause:       300 * time.Millisecond,
+			Aggressiveness: "medium",
 		},
 		sources:  map[string]string{},
 		userFile: "~/.config/wisp/config.toml",

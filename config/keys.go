@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +48,9 @@ var keys = []key{
 	trustedOnly(list("trustedEndpoints", "WISP_TRUSTED_ENDPOINTS", func(c *Config) *[]string { return &c.TrustedEndpoints })),
 	duration("completion.firstTokenTimeout", "WISP_FIRST_TOKEN_TIMEOUT", func(c *Config) *time.Duration { return &c.Completion.FirstTokenTimeout }),
 	duration("completion.idleTimeout", "WISP_IDLE_TIMEOUT", func(c *Config) *time.Duration { return &c.Completion.IdleTimeout }),
+	boolean("nextEdit.enabled", "WISP_NEXT_EDIT", func(c *Config) *bool { return &c.NextEdit.Enabled }),
+	duration("nextEdit.minPause", "", func(c *Config) *time.Duration { return &c.NextEdit.MinPause }),
+	oneOf(str("nextEdit.aggressiveness", "", func(c *Config) *string { return &c.NextEdit.Aggressiveness }), "low", "medium", "high"),
 }
 
 func keyByName(name string) (key, bool) {
@@ -61,6 +65,18 @@ func keyByName(name string) (key, bool) {
 func envOf(name string) string {
 	k, _ := keyByName(name)
 	return k.env
+}
+
+// oneOf restricts a string key to the given values.
+func oneOf(k key, values ...string) key {
+	set := k.set
+	k.set = func(c *Config, v any) error {
+		if s, ok := v.(string); ok && !slices.Contains(values, s) {
+			return fmt.Errorf("want one of %s, got %q", strings.Join(values, ", "), s)
+		}
+		return set(c, v)
+	}
+	return k
 }
 
 func trustedOnly(k key) key {

@@ -45,7 +45,7 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		return protocol.CodeAction{Title: title, Kind: &kind,
 			Command: protocol.Command{Title: title, Command: CommandQuickEdit, Arguments: []protocol.LSPAny{raw}}}
 	}
-	actions := []protocol.CodeAction{action("wisp: Quick edit…", "", p.Range, rewrite)}
+	actions := append(s.nextEditActions(snap), action("wisp: Quick edit…", "", p.Range, rewrite))
 
 	if len(p.Context.Diagnostics) > 0 {
 		var b strings.Builder

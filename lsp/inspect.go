@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/nextedit"
 	"github.com/wisp-lsp/wisp/workspace"
 )
 
@@ -64,13 +65,21 @@ func (s *Server) index(ctx context.Context, _ *statsParams) (any, error) {
 	return out, nil
 }
 
-// stats answers wisp/stats with the completion engine's counters.
+// serverStats is what wisp/stats answers: the completion engine's
+// counters, with the next-edit counters under "nextEdit".
+type serverStats struct {
+	completion.Stats `json:",inline"`
+	NextEdit         nextedit.Stats `json:"nextEdit"`
+}
+
+// stats answers wisp/stats.
 func (s *Server) stats(ctx context.Context, _ *statsParams) (any, error) {
 	s.mu.Lock()
 	engine := s.engine
 	s.mu.Unlock()
-	if engine == nil {
-		return completion.Stats{}, nil
+	out := serverStats{NextEdit: s.next.counters.Stats()}
+	if engine != nil {
+		out.Stats = engine.Stats()
 	}
-	return engine.Stats(), nil
+	return out, nil
 }

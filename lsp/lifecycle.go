@@ -69,7 +69,9 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 			CompletionProvider: &protocol.CompletionOptions{ResolveProvider: &no},
 			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
 				protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorRewrite}},
-			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: []string{CommandQuickEdit}},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: []string{CommandQuickEdit, CommandNextEditAccepted}},
+			// Next-edit suggestions (nextedit.go); no standard capability names them.
+			Experimental: protocol.LSPAny(`{"copilotInlineEdit":true,"nextEdit":true}`),
 		},
 		ServerInfo: protocol.ServerInfo{Name: "wisp", Version: protocol.NewOptional(Version)},
 	}, nil

@@ -28,6 +28,9 @@ type quickEditArgs struct {
 }
 
 func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (any, error) {
+	if p.Command == CommandNextEditAccepted {
+		return s.nextEditAccepted(p)
+	}
 	if p.Command != CommandQuickEdit {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "unknown command "+p.Command)
 	}

@@ -84,6 +84,8 @@ type Server struct {
 	model, editModel transport.Model
 	// edits tracks quick edits in flight, by document.
 	edits *editTracker
+	// next holds next-edit suggestions; never nil.
+	next *nextEdits
 	// said remembers messages already shown, so each is shown once.
 	said map[string]bool
 
@@ -103,7 +105,7 @@ type clientFeatures struct {
 // New returns a server ready to Serve one connection.
 func New(opts Options) *Server {
 	return &Server{opts: opts, log: opts.Log, docs: newStore(), cfg: opts.Config, said: map[string]bool{},
-		edits: newEditTracker(), history: history.New(0), exited: make(chan struct{})}
+		edits: newEditTracker(), history: history.New(0), next: newNextEdits(), exited: make(chan struct{})}
 }
 
 // Serve speaks LSP over rwc until the client sends exit, the connection
@@ -166,6 +168,7 @@ func (s *Server) teardown() {
 		}
 	}
 	s.edits.cancelAll()
+	s.next.close()
 	s.docs.closeAll()
 }
 

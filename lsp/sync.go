@@ -63,6 +63,7 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		e.DidChange(string(u), res.before, res.after, res.edits)
 	}
 	s.edits.didChange(u, p.TextDocument.Version, res.edits)
+	s.nextEditDidChange(u, p.TextDocument.Version, res.before, res.after, res.edits)
 	if w := s.currentIndexes(); w != nil && u.IsFile() {
 		w.edited(u, pathOf(u), res.after)
 	}
@@ -93,6 +94,7 @@ func (s *Server) desynced(ctx context.Context, u uri.URI, err error) {
 func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	u := p.TextDocument.URI
 	s.docs.close(u)
+	s.next.forget(u)
 	if e := s.currentEngine(); e != nil {
 		e.DidClose(string(u))
 	}

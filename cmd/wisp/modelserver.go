@@ -27,7 +27,7 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	maxAge := fs.Duration("max-conn-age", 0, "close WebSockets older than this, as the real service does at 60 minutes")
 	strict := fs.Bool("strict", false, "behave as the real Responses WebSocket documents: response.cancel is answered with an error and stops nothing;\n"+
 		"16 responses in flight and 32 streams per connection; connections closed at 60 minutes unless -max-conn-age says otherwise")
-	workspace := fs.String("workspace", "", "index this folder for the local engine's replies")
+	workspace := fs.String("workspace", "", "index this folder for the local engine's replies, and answer next-edit requests from its files (the \"after\" versions)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -51,6 +51,10 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 	}
 	opts.Model = engine
+	if *workspace != "" {
+		opts.Backend = modelserver.Oracle{Root: *workspace, Fallback: modelserver.ScriptBackend{
+			Script: opts.Script, Fallback: modelserver.ModelBackend{Model: engine}}}
+	}
 	l, err := net.Listen("tcp", *listen)
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp model-server:", err)
