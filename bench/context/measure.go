@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"hash"
 	"hash/fnv"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/workspace"
 )
 
 // Sampling: holes per tree, spread over at most so many of its files
@@ -152,6 +154,14 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 	}
 	perFile := min(maxHolesPerFile, (want+len(eligible)-1)/len(eligible))
 	ws := project{Root: root, Lang: c.Lang}
+	// wisp indexes the tree as an editor opening it would (an empty disk
+	// cache: no run reads another's), and completes with what the index
+	// holds once it is built.
+	ws.Index = workspace.Open(root, workspace.Options{CacheDir: "-"})
+	defer ws.Index.Close()
+	if err := ws.Index.Wait(context.Background()); err != nil {
+		return m, fmt.Errorf("index %s: %w", root, err)
+	}
 	for _, f := range eligible {
 		for _, hl := range holes(c.Lang, f, o.seed, perFile) {
 			m.holes++
@@ -175,7 +185,7 @@ func scoreHole(r *results, ws project, defs defIndex, vocab wordFiles, hl hole, 
 	for _, b := range budgets {
 		r.tally(b, ws.Lang, ceilingFile).add(tally{holes: 1, recallSum: inFile})
 		r.tally(b, ws.Lang, ceilingWorkspace).add(tally{holes: 1, recallSum: inWorkspace})
-		w := wispContext(ws, hl.File.Rel, doc, hl.Cursor, b)
+		w := wispContext(ws, hl.File.Rel, doc, hl.File.Src, hl.Cursor, b)
 		texts := map[string]string{
 			methodWisp:  w.Text,
 			methodBytes: byteWindow(doc, hl.Cursor, b),

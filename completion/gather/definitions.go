@@ -82,6 +82,10 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		}
 	}
 	seen := map[string]bool{} // signatures already shown
+	// Member listings of the types found keep memberShare of the tokens,
+	// and get what the definitions leave.
+	reserve := tokens * memberShare / 100
+	tokens -= reserve
 	// No one type's member list may take more than a third of the share.
 	typeBytes := max(tokens/3*4, 80) // about four bytes of code a token
 	perName := map[string]int{}      // a name met in many types is worth two
@@ -109,6 +113,90 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		}
 		tokens -= p.Tokens
 		perName[s.Name]++
+		out = append(out, p)
+	}
+	return append(out, g.members(syms, seen, comment, tokens+reserve)...)
+}
+
+// MemberResolver is a Resolver that also lists a type's members
+// (*workspace.Index implements it).
+type MemberResolver interface {
+	Members(fromPath, typeName string, max int) []workspace.Symbol
+}
+
+// Limits of the member listings.
+const (
+	// maxMemberTypes bounds the types whose members are listed.
+	maxMemberTypes = 3
+	// maxMembers bounds the members read of one type.
+	maxMembers = 80
+	// memberShare is the share of the definitions' tokens, in percent,
+	// kept for member listings.
+	memberShare = 40
+)
+
+// members lists, within tokens, the members of the types among syms
+// (the ones found for the code at the cursor, most relevant first) that
+// no piece shows yet: what may follow a "." on a value of that type. Go
+// methods and Rust impl items live apart from their type's declaration,
+// so its signature does not list them. Each listing is one piece, a
+// comment naming the type, then its members, methods first: their
+// signatures while they fit in half the tokens, then their names alone,
+// because a type may have dozens of members and the model needs to know
+// which exist more than how each is declared.
+func (g *gatherer) members(syms []workspace.Symbol, shown map[string]bool, comment string, tokens int) []Piece {
+	mr, ok := g.in.Workspace.(MemberResolver)
+	if !ok || tokens <= 0 {
+		return nil
+	}
+	var out []Piece
+	listed := map[string]bool{}
+	for _, s := range syms {
+		if len(listed) == maxMemberTypes || tokens <= 0 {
+			break
+		}
+		switch s.Kind {
+		case "type", "class", "interface", "enum":
+		default:
+			continue
+		}
+		if listed[s.Name] {
+			continue
+		}
+		listed[s.Name] = true
+		// Signatures while they fit in half the tokens, then names.
+		var b strings.Builder
+		b.WriteString(comment + s.Name + " members:")
+		full, names := true, 0
+		seenName := map[string]bool{}
+		for _, m := range mr.Members(g.in.Path, s.Name, maxMembers) {
+			if seenName[m.Name] || shown[m.Signature] || m.Kind == "field" && containsWord(s.Signature, m.Name) {
+				continue
+			}
+			seenName[m.Name] = true
+			var next string
+			switch {
+			case full && m.Signature != "" && Estimate(b.String()+"\n"+m.Signature) <= tokens/2:
+				next = "\n" + m.Signature
+			case full:
+				full = false
+				next = "\n" + comment + "also: " + m.Name
+			default:
+				next = ", " + m.Name
+			}
+			if Estimate(b.String()+next) > tokens {
+				break
+			}
+			names++
+			b.WriteString(next)
+		}
+		if names == 0 {
+			continue
+		}
+		line := b.String()
+		p := newPiece("definition", fmt.Sprintf("members of %s (%s), which the code near the cursor uses", s.Name, filepath.Base(s.Path)),
+			s.Path, line, syntax.Span{})
+		tokens -= p.Tokens
 		out = append(out, p)
 	}
 	return out

@@ -130,3 +130,31 @@ func TestDefinitionQualifiedNames(t *testing.T) {
 		t.Fatalf("names %q, want %q", r.names, want)
 	}
 }
+
+// After "c." on a value of a type from another package, the context
+// lists that type's members: its methods live apart from its
+// declaration, and the continuation is one of them.
+func TestDefinitionsListMembers(t *testing.T) {
+	root, err := filepath.Abs("../../workspace/testdata/gomod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	defer ix.Close()
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "main.go")
+	src := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/shop/cart\"\n)\n\nfunc main() {\n\tc := cart.New()\n\tfmt.Println(c.)\n}\n"
+	cursor := strings.Index(src, "c.)") + len("c.")
+	c := gather.Gather(gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix})
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" && strings.Contains(p.Text, "Cart members:") {
+			if !strings.Contains(p.Text, "func (c *Cart) Total() int") || strings.Contains(p.Text, "owner") {
+				t.Errorf("Cart's listing shows %q, want its exported methods", p.Text)
+			}
+			return
+		}
+	}
+	t.Fatalf("no listing of Cart's members in %+v", c.Pieces)
+}

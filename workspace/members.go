@@ -1,0 +1,95 @@
+package workspace
+
+import (
+	"path/filepath"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+)
+
+// typeKinds are the symbol kinds that own members.
+var typeKinds = map[string]bool{"type": true, "class": true, "interface": true, "struct": true,
+	"enum": true, "trait": true}
+
+// Members returns up to max members of the type typeName as seen from
+// fromPath: its fields, methods and constants, in source order. The type
+// is the definition Resolve would pick; its members are read from the
+// file defining it and, in Go, from the rest of its package, where a
+// type's methods may live; from another Go package, only its exported
+// members; methods first, then the rest, each in source order. It answers from what is indexed now.
+func (ix *Index) Members(fromPath, typeName string, max int) []Symbol {
+	if max <= 0 || typeName == "" {
+		return nil
+	}
+	if abs, err := filepath.Abs(fromPath); err == nil {
+		fromPath = abs
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	def, ok := ix.typeDefinition(fromPath, typeName)
+	if !ok {
+		return nil
+	}
+	files := []*file{def.f}
+	if def.f.Lang == "go" {
+		for _, f := range ix.dirs[filepath.Dir(def.f.Path)] {
+			if f != def.f && f.Lang == "go" {
+				files = append(files, f)
+			}
+		}
+	}
+	// From another Go package only exported members can be used.
+	exportedOnly := def.f.Lang == "go" && filepath.Dir(def.f.Path) != filepath.Dir(fromPath)
+	var out []Symbol
+	for _, f := range files {
+		for _, s := range f.Symbols {
+			if exportedOnly && !isExported(s.Name) {
+				continue
+			}
+			if s.Parent == typeName && s.Name != typeName {
+				out = append(out, s)
+			}
+		}
+	}
+	// Methods first: they are what a value of the type is used through.
+	slices.SortStableFunc(out, func(a, b Symbol) int {
+		return boolRank(a.Kind != "method") - boolRank(b.Kind != "method")
+	})
+	return out[:min(max, len(out))]
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// isExported reports whether a Go name is exported: it starts with an
+// upper-case letter.
+func isExported(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
+}
+
+// typeDefinition picks the definition of the type typeName as Resolve
+// would rank it from fromPath. The caller holds mu for reading.
+func (ix *Index) typeDefinition(fromPath, typeName string) (symRef, bool) {
+	tiers := ix.relatedTiers(fromPath)
+	fromDir := filepath.Dir(fromPath)
+	var cands []candidateSym
+	for _, r := range ix.byName[typeName] {
+		if !typeKinds[r.f.Symbols[r.i].Kind] {
+			continue
+		}
+		tier, ok := tiers[r.f]
+		if !ok {
+			tier = tierWorkspace
+		}
+		cands = append(cands, candidateSym{ref: r, tier: tier, proximity: sharedDirs(fromDir, r.f.dir)})
+	}
+	if len(cands) == 0 {
+		return symRef{}, false
+	}
+	return slices.MinFunc(cands, compareCandidates).ref, true
+}
