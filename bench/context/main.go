@@ -8,6 +8,7 @@
 //
 //	go run ./bench/context                 # full run, table on stdout
 //	go run ./bench/context -quick          # the small subset
+//	go run ./bench/context -lang go,rust   # some languages only
 //	go run ./bench/context -calibrate -write   # also tokens, into BENCHMARKS.md
 package main
 
@@ -16,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,7 +27,8 @@ type options struct {
 	quick, write, calibrate bool
 	seed                    uint64
 	budgets                 []int
-	cursors                 string // file to write the cursor set to
+	cursors                 string          // file to write the cursor set to
+	langs                   map[string]bool // only these languages; nil: all
 	out                     io.Writer
 }
 
@@ -38,8 +41,23 @@ func main() {
 	flag.Uint64Var(&o.seed, "seed", defaultSeed, "cursor seed; change it and no figure compares with a recorded run")
 	flag.StringVar(&budgets, "budgets", "1024,2048", "token budgets, comma-separated")
 	flag.StringVar(&o.cursors, "cursors", "", "write the cursor set (one hole a line) to this file")
+	langs := flag.String("lang", "", "only these languages, comma-separated (go, python, typescript, javascript, rust); not with -write")
 	flag.Parse()
 	o.out = os.Stdout
+	if *langs != "" {
+		o.langs = make(map[string]bool)
+		for _, l := range strings.Split(*langs, ",") {
+			if !slices.Contains(languages, strings.TrimSpace(l)) {
+				fmt.Fprintf(os.Stderr, "bench/context: unknown language %q\n", l)
+				os.Exit(2)
+			}
+			o.langs[strings.TrimSpace(l)] = true
+		}
+		if o.write {
+			fmt.Fprintln(os.Stderr, "bench/context: -write records whole runs only; drop -lang")
+			os.Exit(2)
+		}
+	}
 	for _, b := range strings.Split(budgets, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(b))
 		if err != nil || n <= 0 {
@@ -60,13 +78,10 @@ const defaultSeed = 20261123
 // run measures every corpus, prints the tables and, with o.write, records
 // them in BENCHMARKS.md.
 func run(o options) error {
-	set := corpora
-	if o.quick {
-		set = nil
-		for _, c := range corpora {
-			if c.Quick {
-				set = append(set, c)
-			}
+	var set []corpus
+	for _, c := range corpora {
+		if (c.Quick || !o.quick) && (o.langs == nil || o.langs[c.Lang]) {
+			set = append(set, c)
 		}
 	}
 	res, err := measure(set, o)
