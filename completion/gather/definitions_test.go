@@ -53,15 +53,7 @@ func TestDefinitionNames(t *testing.T) {
 // With the real index, a definition from a file that is not open (and
 // only imported) reaches the context, its doc line and fields included.
 func TestDefinitionsFromIndex(t *testing.T) {
-	root, err := filepath.Abs("../../workspace/testdata/gomod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
-	defer ix.Close()
-	if err := ix.Wait(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	ix, root := openFixture(t, "gomod")
 	path := filepath.Join(root, "main.go")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -92,15 +84,7 @@ func TestDefinitionsFromIndex(t *testing.T) {
 // The word being typed is completed from the related files: typing
 // "backo" in net.rs shows backoff, which util/mod.rs defines.
 func TestDefinitionsForWordBeingTyped(t *testing.T) {
-	root, err := filepath.Abs("../../workspace/testdata/rust")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
-	defer ix.Close()
-	if err := ix.Wait(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	ix, root := openFixture(t, "rust")
 	path := filepath.Join(root, "src", "net.rs")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -135,15 +119,7 @@ func TestDefinitionQualifiedNames(t *testing.T) {
 // lists that type's members: its methods live apart from its
 // declaration, and the continuation is one of them.
 func TestDefinitionsListMembers(t *testing.T) {
-	root, err := filepath.Abs("../../workspace/testdata/gomod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
-	defer ix.Close()
-	if err := ix.Wait(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	ix, root := openFixture(t, "gomod")
 	path := filepath.Join(root, "main.go")
 	src := "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/shop/cart\"\n)\n\nfunc main() {\n\tc := cart.New()\n\tfmt.Println(c.)\n}\n"
 	cursor := strings.Index(src, "c.)") + len("c.")
@@ -157,4 +133,20 @@ func TestDefinitionsListMembers(t *testing.T) {
 		}
 	}
 	t.Fatalf("no listing of Cart's members in %+v", c.Pieces)
+}
+
+// openFixture indexes workspace/testdata/name without a disk cache and
+// waits for the build.
+func openFixture(t *testing.T, name string) (*workspace.Index, string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("../../workspace/testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	t.Cleanup(func() { ix.Close() })
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return ix, root
 }
