@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/workspace"
 )
@@ -72,6 +73,38 @@ func (w *workspaceIndexes) ResolvePrefix(fromPath, prefix string, max int) []wor
 	}
 	if ix := w.indexFor(fromPath); ix != nil {
 		return ix.ResolvePrefix(fromPath, prefix, max)
+	}
+	return nil
+}
+
+// The workspace indexes serve every lookup the context builder makes.
+var (
+	_ gather.Resolver       = (*workspaceIndexes)(nil)
+	_ gather.PrefixResolver = (*workspaceIndexes)(nil)
+	_ gather.MemberResolver = (*workspaceIndexes)(nil)
+	_ gather.SimilarFinder  = (*workspaceIndexes)(nil)
+)
+
+// Members lists a type's members from the index of the folder holding
+// fromPath (see workspace.Index.Members).
+func (w *workspaceIndexes) Members(fromPath, typeName string, max int) []workspace.Symbol {
+	if w == nil {
+		return nil
+	}
+	if ix := w.indexFor(fromPath); ix != nil {
+		return ix.Members(fromPath, typeName, max)
+	}
+	return nil
+}
+
+// Similar finds code like the cursor's in the index of the folder holding
+// fromPath (see workspace.Index.Similar).
+func (w *workspaceIndexes) Similar(fromPath string, words []string, max int) []workspace.Snippet {
+	if w == nil {
+		return nil
+	}
+	if ix := w.indexFor(fromPath); ix != nil {
+		return ix.Similar(fromPath, words, max)
 	}
 	return nil
 }

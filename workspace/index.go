@@ -84,6 +84,9 @@ type Index struct {
 	// dirty: files changed since the disk cache was last written.
 	dirty bool
 
+	// texts holds files' windows for Similar; it has its own lock.
+	texts textCache
+
 	ready  chan struct{} // closed when the initial build is done
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the build goroutine has returned
@@ -209,6 +212,7 @@ func (ix *Index) Update(path string, src []byte) {
 		ix.Remove(path)
 		return
 	}
+	ix.texts.setBuffer(path, string(src))
 	// Only text equal to the disk's may be cached under the disk's key.
 	if info, err := os.Stat(path); err == nil && info.Size() == int64(len(src)) {
 		if disk, err := os.ReadFile(path); err == nil && bytes.Equal(disk, src) {
@@ -223,6 +227,7 @@ func (ix *Index) Remove(path string) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
+	ix.texts.forget(path)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if old := ix.files[path]; old != nil {

@@ -11,7 +11,8 @@ import (
 
 // Shares of the extras budget, in percent, each of what is left after
 // the pieces before it: imports may take at most importShare, recent
-// edits recentShare, workspace definitions definitionShare; then come the
+// edits recentShare, workspace definitions definitionShare, code like the
+// cursor's from related files similarShare; then come the
 // declaration of the type the cursor's method belongs to and the
 // signatures of what the code near the cursor uses, and the file's other
 // signatures (its outline) may take outlineShare of what remains.
@@ -19,6 +20,7 @@ const (
 	importShare     = 40
 	recentShare     = 30
 	definitionShare = 60
+	similarShare    = 80
 	outlineShare    = 50
 	// maxHeaderBytes bounds one enclosing header (long parameter lists).
 	maxHeaderBytes = 400
@@ -42,7 +44,7 @@ func (g *gatherer) extras(tokens int) []Piece {
 	take := func(ps []Piece, limit int) {
 		for _, p := range ps {
 			k := key{p.Kind == "recent", p.Path, p.span.Start, ""}
-			if p.Kind == "definition" {
+			if p.Kind == "definition" || p.Kind == "similar" {
 				k.text = p.Text
 			}
 			if p.Text == "" || p.Tokens > tokens || p.Tokens > limit || seen[k] || p.Kind == "signature" && coveredByDefinition(out, p) {
@@ -63,6 +65,7 @@ func (g *gatherer) extras(tokens int) []Piece {
 	}
 	take(g.recent(), tokens*recentShare/100)
 	take(g.definitions(tokens*definitionShare/100), tokens*definitionShare/100)
+	take(g.similar(tokens*similarShare/100), tokens*similarShare/100)
 	take(g.typeOf(), tokens)
 	take(g.signatures(), tokens)
 	take(g.outline(tokens*outlineShare/100, func(sp syntax.Span) bool { return seen[key{false, g.in.Path, sp.Start, ""}] }), tokens)

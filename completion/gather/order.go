@@ -26,7 +26,7 @@ func promptOrder(ps []Piece, path string) []Piece {
 		switch {
 		case p.Kind == "imports":
 			k.rank = 0
-		case p.Kind == "definition" || p.Kind == "signature" && p.Path != path:
+		case p.Kind == "definition" || p.Kind == "similar" || p.Kind == "signature" && p.Path != path:
 			k.rank = 1
 		case p.Kind == "type" || p.Kind == "enclosing":
 			k.rank = 2

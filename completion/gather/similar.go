@@ -1,0 +1,59 @@
+package gather
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/wisp-lsp/wisp/syntax"
+	"github.com/wisp-lsp/wisp/workspace"
+)
+
+// SimilarFinder is a Resolver that also finds code like the code at the
+// cursor in the files related to it (*workspace.Index implements it).
+type SimilarFinder interface {
+	Similar(fromPath string, words []string, max int) []workspace.Snippet
+}
+
+// The workspace index serves every lookup the context builder makes.
+var (
+	_ Resolver       = (*workspace.Index)(nil)
+	_ PrefixResolver = (*workspace.Index)(nil)
+	_ MemberResolver = (*workspace.Index)(nil)
+	_ SimilarFinder  = (*workspace.Index)(nil)
+)
+
+// Limits of the similar-code search.
+const (
+	// similarQueryLines are the lines around the cursor whose
+	// identifiers the windows are compared with.
+	similarQueryLines = 12
+	// maxSimilar bounds the windows asked for.
+	maxSimilar = 6
+)
+
+// similar returns, within tokens, windows of the files related to this
+// one (its package, its imports, its folder) whose identifiers overlap
+// those around the cursor the most, best first. Code that looks like the
+// code being written (the sibling test, the other handler, the other
+// call site) tends to hold what comes next.
+func (g *gatherer) similar(tokens int) []Piece {
+	sf, ok := g.in.Workspace.(SimilarFinder)
+	if !ok || tokens <= 0 {
+		return nil
+	}
+	var words []string
+	for _, u := range identifiers(g.doc, g.cursor, similarQueryLines) {
+		words = append(words, u.name)
+	}
+	var out []Piece
+	for _, s := range sf.Similar(g.in.Path, words, maxSimilar) {
+		p := newPiece("similar", fmt.Sprintf("code like the cursor's (similarity %.2f), %s line %d", s.Score, filepath.Base(s.Path), s.Line+1),
+			s.Path, s.Text, syntax.Span{})
+		if p.Tokens > tokens {
+			continue
+		}
+		tokens -= p.Tokens
+		out = append(out, p)
+	}
+	return out
+}

@@ -1,0 +1,36 @@
+package workspace_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Similar finds, in the files related to the cursor's, the windows whose
+// identifiers overlap the query's most; never in the cursor's own file,
+// and from an editor's buffer text once Update gave it.
+func TestSimilar(t *testing.T) {
+	ix, root := openFixture(t, "gomod")
+	from := filepath.Join(root, "cart", "cart.go")
+	got := ix.Similar(from, []string{"Item", "SKU", "Price"}, 3)
+	if len(got) == 0 || got[0].Path != filepath.Join(root, "cart", "item.go") || !strings.Contains(got[0].Text, "Price int") {
+		t.Fatalf("Similar gave %+v, want item.go's Item first", got)
+	}
+	for _, s := range got {
+		if s.Path == from {
+			t.Errorf("Similar returned the cursor's own file: %+v", s)
+		}
+		if s.Score <= 0 || s.Score > 1 {
+			t.Errorf("score %v out of (0, 1]", s.Score)
+		}
+	}
+	item := filepath.Join(root, "cart", "item.go")
+	ix.Update(item, []byte("package cart\n\n// Discount is off the price.\nfunc Discount(pct int) int { return pct }\n"))
+	got = ix.Similar(from, []string{"Discount", "pct"}, 3)
+	if len(got) == 0 || !strings.Contains(got[0].Text, "func Discount") {
+		t.Fatalf("after Update, Similar gave %+v, want the buffer's Discount", got)
+	}
+	if got := ix.Similar(from, []string{"nothingLikeThis"}, 3); len(got) != 0 {
+		t.Errorf("a query nothing shares gave %+v", got)
+	}
+}
