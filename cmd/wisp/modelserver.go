@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"time"
 
 	"github.com/wisp-lsp/wisp/transport/local"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
@@ -26,10 +27,18 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	fault := fs.String("fault", "", "inject a fault: drop, stall, 429, malformed or mixed (each in turn), optionally @N for the Nth request only or %N for every Nth")
 	maxAge := fs.Duration("max-conn-age", 0, "close WebSockets older than this, as the real service does at 60 minutes")
 	workspace := fs.String("workspace", "", "index this folder for the local engine's replies")
+	uncached := fs.Float64("uncached-ms-per-1k", 0, "prompt-cache model: milliseconds of prefill per 1,000 prompt tokens that are not a prefix of a recent prompt (0: off)")
+	accuracy := fs.Float64("accuracy", 1, "share of reply lines left true; the rest diverge plausibly (seeded by --seed)")
+	seed := fs.Uint64("seed", 1, "seed for which lines --accuracy makes wrong")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	opts := modelserver.Options{TTFT: *ttft, Rate: *rate, Delay: *delay, MaxConnAge: *maxAge}
+	if *accuracy <= 0 || *accuracy > 1 || *uncached < 0 {
+		fmt.Fprintln(stderr, "wisp model-server: --accuracy must be in (0, 1] and --uncached-ms-per-1k not negative")
+		return 2
+	}
+	opts := modelserver.Options{TTFT: *ttft, Rate: *rate, Delay: *delay, MaxConnAge: *maxAge,
+		UncachedPer1K: time.Duration(*uncached * float64(time.Millisecond)), Accuracy: *accuracy, Seed: *seed}
 	var err error
 	if opts.Fault, err = modelserver.ParseFault(*fault); err != nil {
 		fmt.Fprintln(stderr, "wisp model-server:", err)

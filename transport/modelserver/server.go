@@ -37,6 +37,17 @@ type Options struct {
 	// MaxConnAge closes a WebSocket with a websocket_connection_limit_reached
 	// error event once it is this old; 0 means never.
 	MaxConnAge time.Duration
+	// UncachedPer1K turns on the prompt-cache model: a request's first
+	// token comes this much later for every thousand prompt tokens that
+	// are not a prefix of a recent prompt (warm-ups included). 0 means
+	// every prompt is free to read.
+	UncachedPer1K time.Duration
+	// Accuracy is the share of reply lines left true; the others diverge
+	// plausibly (see InaccurateBackend), chosen by Seed. 0 means 1: every
+	// line is true.
+	Accuracy float64
+	// Seed seeds which lines Accuracy makes wrong.
+	Seed uint64
 	// Fault is the misbehaviour to inject, if any.
 	Fault Fault
 	// Clock paces everything; nil means the wall clock.
@@ -54,6 +65,7 @@ type Server struct {
 	clock   Clock   // never nil; immutable after New
 	mux     *http.ServeMux
 	counts  counters
+	prompts promptCache  // the prompt-cache model; used only with UncachedPer1K
 	ids     atomic.Int64 // numbers the ids the server hands out
 
 	// ctx is done once Close begins; every stream watches it.
@@ -82,6 +94,9 @@ func New(opts Options) *Server {
 			fallback = ModelBackend{Model: opts.Model}
 		}
 		s.backend = ScriptBackend{Script: opts.Script, Fallback: fallback}
+	}
+	if opts.Accuracy > 0 && opts.Accuracy < 1 {
+		s.backend = InaccurateBackend{Backend: s.backend, Accuracy: opts.Accuracy, Seed: opts.Seed}
 	}
 	if s.clock == nil {
 		s.clock = realClock{}

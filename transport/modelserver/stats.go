@@ -22,11 +22,17 @@ type Stats struct {
 	// TokensAfterCancel counts tokens a backend produced for a request after
 	// its cancel arrived; it stays near zero when cancel stops the model.
 	TokensAfterCancel int64 `json:"tokensAfterCancel"`
+	// Warmups counts prompt-cache warm-ups (generate: false, n_predict 0);
+	// they are not Requests.
+	Warmups int64 `json:"warmups"`
+	// UncachedTokens counts prompt tokens read without the prompt cache's
+	// help; counted only with the prompt-cache model on.
+	UncachedTokens int64 `json:"uncachedTokens"`
 }
 
 // counters are the live counters behind Stats; every field is atomic.
 type counters struct {
-	connections, websockets, requests, tokens, cancels, tokensAfterCancel atomic.Int64
+	connections, websockets, requests, tokens, cancels, tokensAfterCancel, warmups, uncachedTokens atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -37,12 +43,14 @@ func (c *counters) snapshot() Stats {
 		Tokens:            c.tokens.Load(),
 		Cancels:           c.cancels.Load(),
 		TokensAfterCancel: c.tokensAfterCancel.Load(),
+		Warmups:           c.warmups.Load(),
+		UncachedTokens:    c.uncachedTokens.Load(),
 	}
 }
 
 func (c *counters) reset() {
 	for _, v := range []*atomic.Int64{&c.connections, &c.websockets, &c.requests,
-		&c.tokens, &c.cancels, &c.tokensAfterCancel} {
+		&c.tokens, &c.cancels, &c.tokensAfterCancel, &c.warmups, &c.uncachedTokens} {
 		v.Store(0)
 	}
 }

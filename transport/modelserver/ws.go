@@ -173,11 +173,16 @@ func (c *wsConn) create(req wsRequest, arrival time.Time) {
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	l := &lane{id: c.s.newID("resp"), streamID: req.StreamID, cancel: cancel}
-	g := c.s.newGeneration(chatQuery(user, system, req.MaxOutputTokens), arrival, l.cancelled.Load)
+	q := chatQuery(user, system, req.MaxOutputTokens)
 	c.mu.Lock()
 	c.lanes[l.id] = l
 	c.mu.Unlock()
 	c.lanesWG.Add(1)
+	if req.Generate != nil && !*req.Generate {
+		go c.warm(ctx, l, q, arrival, req.Model)
+		return
+	}
+	g := c.s.newGeneration(q, arrival, l.cancelled.Load)
 	go c.runLane(ctx, l, g, req.Model)
 }
 
