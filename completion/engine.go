@@ -96,6 +96,17 @@ type Stats struct {
 	// Failures counts generations that failed (errors, stalls), not
 	// cancellations.
 	Failures int64 `json:"failures"`
+	// Speculative counts generations started ahead of the user (they are
+	// also ModelRequests); SpeculativeUsed those a change took up,
+	// SpeculativeCancelled those stopped at the model before they ended.
+	Speculative          int64 `json:"speculative"`
+	SpeculativeUsed      int64 `json:"speculativeUsed"`
+	SpeculativeCancelled int64 `json:"speculativeCancelled"`
+	// Tokens counts the deltas every generation received;
+	// SpeculativeWastedTokens those of speculative generations no change
+	// took up.
+	Tokens                  int64 `json:"tokens"`
+	SpeculativeWastedTokens int64 `json:"speculativeWastedTokens"`
 }
 
 // ErrClosed is returned by Suggest after Close.
@@ -109,8 +120,11 @@ type Engine struct {
 	model transport.Model // opts.Model, every generation bounded by the configured deadlines
 	avail *availability
 
-	mu     sync.Mutex // guards the fields below
-	gens   map[string]*generation
+	mu   sync.Mutex // guards the fields below
+	gens map[string]*generation
+	// specs holds each document's speculative generation, at most one,
+	// started from the generation in gens.
+	specs  map[string]*generation
 	cache  *cache
 	closed bool
 	// lastKey remembers when each document was last asked, for the
@@ -120,6 +134,7 @@ type Engine struct {
 
 	stats struct {
 		queries, requests, typedAhead, cached, cancelled, failures atomic.Int64
+		spec, specUsed, specCancelled, tokens, specWasted          atomic.Int64
 	}
 	wg sync.WaitGroup // generations in flight
 }
@@ -132,7 +147,7 @@ func NewEngine(opts Options) *Engine {
 	model := transport.WithDeadlines(opts.Model, transport.Deadlines{
 		FirstToken: opts.Config.FirstTokenTimeout, Idle: opts.Config.IdleTimeout})
 	return &Engine{opts: opts, log: opts.Log, model: model, avail: &availability{log: opts.Log, notify: opts.Status},
-		gens: map[string]*generation{}, cache: newCache(256),
+		gens: map[string]*generation{}, specs: map[string]*generation{}, cache: newCache(256),
 		lastKey: map[string]time.Time{}, pace: map[string]time.Duration{}}
 }
 
@@ -140,7 +155,9 @@ func NewEngine(opts Options) *Engine {
 func (e *Engine) Stats() Stats {
 	return Stats{Queries: e.stats.queries.Load(), ModelRequests: e.stats.requests.Load(),
 		FromTypedAhead: e.stats.typedAhead.Load(), FromCache: e.stats.cached.Load(), Cancelled: e.stats.cancelled.Load(),
-		Failures: e.stats.failures.Load()}
+		Failures: e.stats.failures.Load(), Speculative: e.stats.spec.Load(), SpeculativeUsed: e.stats.specUsed.Load(),
+		SpeculativeCancelled: e.stats.specCancelled.Load(), Tokens: e.stats.tokens.Load(),
+		SpeculativeWastedTokens: e.stats.specWasted.Load()}
 }
 
 // Close stops every generation and waits for them to end.
@@ -150,6 +167,9 @@ func (e *Engine) Close() {
 	for uri, g := range e.gens {
 		e.killLocked(g)
 		delete(e.gens, uri)
+	}
+	for uri := range e.specs {
+		e.discardSpecLocked(uri)
 	}
 	e.mu.Unlock()
 	e.wg.Wait()
@@ -185,6 +205,9 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 		e.killLocked(g)
 		delete(e.gens, q.URI)
 	}
+	// The user's own request comes first: a speculation it did not take
+	// up gives its lane back before the request is sent.
+	e.discardSpecLocked(q.URI)
 	e.mu.Unlock()
 
 	if wait > 0 {
@@ -213,6 +236,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	if old := e.gens[q.URI]; old != nil {
 		e.killLocked(old)
 	}
+	e.discardSpecLocked(q.URI)
 	// Registered before it runs, so that a generation failing at once
 	// leaves the slot (run sees itself there) instead of being
 	// registered after its failure and served again.
@@ -270,7 +294,7 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 
 	genCtx, cancel := context.WithCancel(context.Background())
 	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: tree, plan: plan, cancel: cancel,
-		start: time.Now(), updated: make(chan struct{})}
+		start: time.Now(), req: req, updated: make(chan struct{})}
 	return g, func() {
 		e.stats.requests.Add(1)
 		e.wg.Add(1)
@@ -300,6 +324,8 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 		if g.firstAt.IsZero() {
 			g.firstAt = time.Now()
 		}
+		g.deltas++
+		e.stats.tokens.Add(1)
 		g.raw.WriteString(delta)
 		g.broadcastLocked()
 		e.mu.Unlock()
@@ -310,6 +336,9 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 	failed := err != nil && !transport.IsCancelled(err)
 	if failed && e.gens[g.uri] == g {
 		delete(e.gens, g.uri)
+	}
+	if failed && e.specs[g.uri] == g {
+		e.discardSpecLocked(g.uri)
 	}
 	answered := !g.firstAt.IsZero() || err == nil
 	// Shape the final text while the tree is still open: raw never
@@ -323,13 +352,22 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 		g.grace.Stop()
 	}
 	g.broadcastLocked()
+	speculative := g.speculative
+	next := e.successorLocked(g, full)
 	e.mu.Unlock()
 	switch {
+	case failed && speculative:
+		// Nobody asked for it: a failed speculation is not the model's
+		// state, and the user's next request reports that anyway.
+		e.log.Debug("speculative generation failed", zap.Error(err))
 	case failed:
 		e.stats.failures.Add(1)
 		e.avail.failed(time.Now(), err)
 	case answered:
 		e.avail.answered()
+	}
+	if next != nil {
+		e.speculate(next)
 	}
 }
 
@@ -443,6 +481,7 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 	defer e.mu.Unlock()
 	g := e.gens[uri]
 	if g == nil || g.dead {
+		e.discardSpecLocked(uri) // nothing left for it to follow
 		return
 	}
 	for _, ed := range edits {
@@ -451,6 +490,11 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 		case ed.Start == ed.OldEnd && ed.Start == cursor && ed.NewEnd > ed.Start:
 			// Typing at the cursor: fine while it agrees with the model.
 			ins := after.String()[ed.Start:ed.NewEnd]
+			if next := e.promoteLocked(g, g.typed+ins); next != nil {
+				// The suggestion was taken: its successor serves on.
+				g = next
+				continue
+			}
 			if !g.acceptsLocked(ins) {
 				e.dropLocked(g)
 				return
@@ -470,6 +514,7 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 func (e *Engine) dropLocked(g *generation) {
 	e.killLocked(g)
 	delete(e.gens, g.uri)
+	e.discardSpecLocked(g.uri)
 }
 
 // DidClose stops the document's generation.
@@ -479,6 +524,7 @@ func (e *Engine) DidClose(uri string) {
 	if g := e.gens[uri]; g != nil {
 		e.dropLocked(g)
 	}
+	e.discardSpecLocked(uri)
 	delete(e.lastKey, uri)
 	delete(e.pace, uri)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/wisp-lsp/wisp/completion/shape"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
 )
 
 // generation is one model stream for one cursor position. Requests and
@@ -25,6 +26,16 @@ type generation struct {
 	plan   shape.Plan
 	cancel context.CancelFunc
 	start  time.Time
+	// req is what the model was asked; a speculative successor extends it.
+	req transport.Request
+	// speculative marks a generation started ahead of the user, for the
+	// document as it will be once its predecessor's suggestion is taken;
+	// it is cleared when a change takes the suggestion and the generation
+	// becomes the document's own (see Engine.promoteLocked).
+	speculative bool
+	// lead is what the user must type after the predecessor's suggestion
+	// before this speculative generation applies: "" or a line break.
+	lead string
 
 	// typed is what the user has typed at the anchor since the start,
 	// always consistent with raw (see DidChange).
@@ -38,6 +49,7 @@ type generation struct {
 	done      bool
 	err       error
 	firstAt   time.Time // when the first delta arrived; zero before
+	deltas    int       // deltas received, the engine's count of tokens
 	// updated is closed and replaced whenever raw, done or typed change.
 	updated chan struct{}
 	// wanted counts requests waiting on the generation; keep holds it

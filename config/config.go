@@ -64,6 +64,10 @@ type Completion struct {
 	// TypedAhead lets a generation keep serving while the user types what
 	// it shows. Off only to measure what it saves.
 	TypedAhead bool
+	// Speculate starts, once a generation is done, the generation for the
+	// document as it will be when its suggestion is taken, so the ghost
+	// text after an accept (or after typing it through) is there at once.
+	Speculate bool
 	// FirstTokenTimeout bounds a generation's wait for its first token,
 	// IdleTimeout the silence between two tokens: past either the
 	// generation is cancelled at the model and its requests answer empty.
@@ -92,6 +96,9 @@ func Default() Config {
 			// that an abandoned generation stops quickly.
 			Grace:      250 * time.Millisecond,
 			TypedAhead: true,
+			// Measured in BENCHMARKS.md: the keys after each suggestion
+			// no longer wait a model round trip.
+			Speculate: true,
 			// Several times the slow tail of a fast model's first token
 			// (0.1–0.6 s, plus a TLS handshake after a reconnect), and of
 			// the gap between tokens (tens of ms): these end stalls, they

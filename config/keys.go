@@ -43,6 +43,7 @@ var keys = []key{
 	duration("completion.debounce", "WISP_DEBOUNCE", func(c *Config) *time.Duration { return &c.Completion.Debounce }),
 	duration("completion.itemBudget", "WISP_ITEM_BUDGET", func(c *Config) *time.Duration { return &c.Completion.ItemBudget }),
 	boolean("completion.typedAhead", "", func(c *Config) *bool { return &c.Completion.TypedAhead }),
+	boolean("completion.speculate", "", func(c *Config) *bool { return &c.Completion.Speculate }),
 	duration("completion.grace", "WISP_GRACE", func(c *Config) *time.Duration { return &c.Completion.Grace }),
 	trustedOnly(list("trustedEndpoints", "WISP_TRUSTED_ENDPOINTS", func(c *Config) *[]string { return &c.TrustedEndpoints })),
 	duration("completion.firstTokenTimeout", "WISP_FIRST_TOKEN_TIMEOUT", func(c *Config) *time.Duration { return &c.Completion.FirstTokenTimeout }),

@@ -147,6 +147,7 @@ func TestCompletionItemBudgetThenCache(t *testing.T) {
 		modelserver.Reply{PrefixEndsWith: "int {\n\tret", Text: "urn a + b"})
 	cfg := config.Default()
 	cfg.Completion.ItemBudget = 50 * time.Millisecond
+	cfg.Completion.Speculate = false // counts model requests
 	e := startServer(t, model, cfg)
 	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
 	uri := "file:///tmp/add.go"
