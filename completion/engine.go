@@ -107,6 +107,9 @@ type Stats struct {
 	// took up.
 	Tokens                  int64 `json:"tokens"`
 	SpeculativeWastedTokens int64 `json:"speculativeWastedTokens"`
+	// LookAheadUsed counts next lines served from a one-line suggestion's
+	// look-ahead, without a model request.
+	LookAheadUsed int64 `json:"lookAheadUsed"`
 }
 
 // ErrClosed is returned by Suggest after Close.
@@ -133,8 +136,8 @@ type Engine struct {
 	pace    map[string]time.Duration // smoothed time between keystrokes
 
 	stats struct {
-		queries, requests, typedAhead, cached, cancelled, failures atomic.Int64
-		spec, specUsed, specCancelled, tokens, specWasted          atomic.Int64
+		queries, requests, typedAhead, cached, cancelled, failures   atomic.Int64
+		spec, specUsed, specCancelled, tokens, specWasted, lookAhead atomic.Int64
 	}
 	wg sync.WaitGroup // generations in flight
 }
@@ -157,7 +160,7 @@ func (e *Engine) Stats() Stats {
 		FromTypedAhead: e.stats.typedAhead.Load(), FromCache: e.stats.cached.Load(), Cancelled: e.stats.cancelled.Load(),
 		Failures: e.stats.failures.Load(), Speculative: e.stats.spec.Load(), SpeculativeUsed: e.stats.specUsed.Load(),
 		SpeculativeCancelled: e.stats.specCancelled.Load(), Tokens: e.stats.tokens.Load(),
-		SpeculativeWastedTokens: e.stats.specWasted.Load()}
+		SpeculativeWastedTokens: e.stats.specWasted.Load(), LookAheadUsed: e.stats.lookAhead.Load()}
 }
 
 // Close stops every generation and waits for them to end.
@@ -291,6 +294,7 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 	req := ctxPieces.Request(q.Path, lang)
 	req.Stop = append(req.Stop, plan.Stop...)
 	req.MaxTokens = e.maxTokens(plan)
+	e.lookAhead(&req, plan, q.Text, q.Cursor)
 
 	genCtx, cancel := context.WithCancel(context.Background())
 	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: tree, plan: plan, cancel: cancel,
@@ -328,6 +332,10 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 		e.stats.tokens.Add(1)
 		g.raw.WriteString(delta)
 		g.broadcastLocked()
+		if c := g.child; c != nil {
+			c.raw.WriteString(delta)
+			c.broadcastLocked()
+		}
 		e.mu.Unlock()
 	})
 	e.mu.Lock()
@@ -354,6 +362,17 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 	g.broadcastLocked()
 	speculative := g.speculative
 	next := e.successorLocked(g, full)
+	if c := g.child; c != nil {
+		// The look-ahead taken from g ends with it.
+		c.done, c.err = true, err
+		if failed && e.gens[c.uri] == c {
+			delete(e.gens, c.uri)
+		}
+		c.broadcastLocked()
+		if cfull, _ := c.suggestionLocked(); err == nil && !c.dead {
+			next = e.successorLocked(c, cfull)
+		}
+	}
 	e.mu.Unlock()
 	switch {
 	case failed && speculative:

@@ -36,6 +36,13 @@ type generation struct {
 	// lead is what the user must type after the predecessor's suggestion
 	// before this speculative generation applies: "" or a line break.
 	lead string
+	// fromLookAhead marks a generation built from its predecessor's
+	// look-ahead (see lookAheadLocked): it shares the predecessor's
+	// stream and cancel, and is never sent to the model itself.
+	fromLookAhead bool
+	// child, set once a look-ahead generation was taken from this one
+	// while it still streamed, receives this stream's deltas and end.
+	child *generation
 
 	// typed is what the user has typed at the anchor since the start,
 	// always consistent with raw (see DidChange).

@@ -22,6 +22,7 @@ import (
 type successor struct {
 	base *generation // the finished generation it follows
 	full string      // base's suggestion
+	raw  string      // base's whole reply, look-ahead included
 }
 
 // successorLocked returns what to speculate on after g finished with the
@@ -32,7 +33,7 @@ func (e *Engine) successorLocked(g *generation, full string) *successor {
 		full == "" || e.gens[g.uri] != g || e.specs[g.uri] != nil {
 		return nil
 	}
-	return &successor{base: g, full: full}
+	return &successor{base: g, full: full, raw: g.raw.String()}
 }
 
 // speculate starts the generation that follows next.base once its
@@ -46,9 +47,11 @@ func (e *Engine) speculate(next *successor) {
 	cursor := b.anchor + len(next.full)
 	plan := shape.Decide(text.New(future), nil, cursor)
 	lead := ""
+	if !plan.Multiline && lookAheadTail(next.raw, next.full) != "" {
+		return // b looked ahead: its next lines are the speculation (lookAheadLocked)
+	}
 	if !plan.Multiline {
-		rest := future[cursor:]
-		if rest != "" && !strings.HasPrefix(rest, "\n") && !strings.HasPrefix(rest, "\r\n") {
+		if !atLineEnd(future[cursor:]) {
 			// Mid-line: the user moves on past what follows, not into
 			// a continuation we could guess.
 			return
@@ -90,13 +93,19 @@ func (e *Engine) speculate(next *successor) {
 // speculation. It returns the promoted generation, or nil when typed does
 // not take the suggestion; g is then left as it was.
 func (e *Engine) promoteLocked(g *generation, typed string) *generation {
-	sp := e.specs[g.uri]
-	if sp == nil || sp.dead {
+	full, final := g.suggestionLocked()
+	if !final || !strings.HasPrefix(typed, full) {
 		return nil
 	}
-	full, final := g.suggestionLocked()
+	sp := e.specs[g.uri]
+	if sp == nil || sp.dead {
+		// No speculation yet: g's own look-ahead, if it has one.
+		if sp = e.lookAheadLocked(g, full, typed); sp == nil {
+			return nil
+		}
+	}
 	head := full + sp.lead
-	if !final || !strings.HasPrefix(typed, head) {
+	if !strings.HasPrefix(typed, head) {
 		return nil
 	}
 	rest := typed[len(head):]
@@ -106,8 +115,19 @@ func (e *Engine) promoteLocked(g *generation, typed string) *generation {
 	delete(e.specs, g.uri)
 	sp.typed, sp.speculative = rest, false
 	e.gens[g.uri] = sp
-	e.stats.specUsed.Add(1)
-	e.killLocked(g)
+	if sp.fromLookAhead {
+		e.stats.lookAhead.Add(1)
+	} else {
+		e.stats.specUsed.Add(1)
+	}
+	if sp.fromLookAhead && !g.done {
+		// g's stream goes on feeding sp: retire g without stopping it.
+		g.child = sp
+		g.dead = true
+		g.broadcastLocked()
+	} else {
+		e.killLocked(g)
+	}
 	sp.broadcastLocked()
 	if sp.done && sp.err == nil {
 		// It finished while it waited: its own successor starts now.

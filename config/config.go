@@ -68,6 +68,10 @@ type Completion struct {
 	// document as it will be when its suggestion is taken, so the ghost
 	// text after an accept (or after typing it through) is there at once.
 	Speculate bool
+	// LookAhead lets a one-line suggestion's generation run on past its
+	// line (bounded by its max tokens); what is shown is unchanged, and
+	// the lines after are ready when the user breaks the line.
+	LookAhead bool
 	// FirstTokenTimeout bounds a generation's wait for its first token,
 	// IdleTimeout the silence between two tokens: past either the
 	// generation is cancelled at the model and its requests answer empty.
@@ -99,6 +103,7 @@ func Default() Config {
 			// Measured in BENCHMARKS.md: the keys after each suggestion
 			// no longer wait a model round trip.
 			Speculate: true,
+			LookAhead: true,
 			// Several times the slow tail of a fast model's first token
 			// (0.1–0.6 s, plus a TLS handshake after a reconnect), and of
 			// the gap between tokens (tens of ms): these end stalls, they

@@ -190,3 +190,31 @@ func TestSpeculationShowsWhatAFreshRequestWould(t *testing.T) {
 		t.Fatalf("fresh request: %q, %v; want %q", got, err, afterAccept)
 	}
 }
+
+// A one-line suggestion's generation looks ahead past its line: the line
+// shown is unchanged, and the next line is served from the look-ahead
+// when the user takes the suggestion and breaks the line, without asking
+// the model there.
+func TestLookAheadServesTheNextLine(t *testing.T) {
+	rec := scripted(modelserver.Reply{PrefixEndsWith: "s := a +", Text: " b\n\treturn s\n}\n"})
+	ms, model := loopbackModel(t, modelserver.Options{Backend: rec})
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", "package p\n\nfunc add(a, b int) int {\n\ts := a +\n}\n")
+	if got, err := e.inline(context.Background(), uri, 3, 9); err != nil || got != " b" {
+		t.Fatalf("first suggestion %q, %v; want the line only", got, err)
+	}
+	eventually(t, "the look-ahead to be ready", func() bool { return ms.Stats().Requests >= 1 })
+	e.change(uri, 2, 3, 9, 3, 9, " b")
+	e.change(uri, 3, 3, 11, 3, 11, "\n")
+	if got, err := e.inline(context.Background(), uri, 4, 0); err != nil || got != "return s" {
+		t.Fatalf("next line %q, %v; want %q from the look-ahead", got, err, "return s")
+	}
+	if n := rec.asked("s := a + b\n"); n != 0 {
+		t.Fatalf("the model was asked %d times at the new line, want none", n)
+	}
+	if st := e.engineStats(); st.LookAheadUsed != 1 {
+		t.Fatalf("engine stats %+v: want the look-ahead used", st)
+	}
+}
