@@ -15,6 +15,14 @@ type setup struct {
 	// NoReuse turns typed-ahead reuse off (completion.typedAhead: false).
 	NoReuse  bool          `json:"noReuse"`
 	Debounce time.Duration `json:"debounce"`
+	// Speculate and LookAhead turn on completion.speculate and
+	// completion.lookAhead; both are off in the rows that measure what
+	// came before them.
+	Speculate bool `json:"speculate"`
+	LookAhead bool `json:"lookAhead"`
+	// Accuracy, when set, is the model server's --accuracy: the share of
+	// reply lines left true.
+	Accuracy float64 `json:"accuracy,omitempty"`
 }
 
 // setups are the configurations compared side by side. The first is the
@@ -26,19 +34,31 @@ var setups = []setup{
 	{Name: "ws-nostream-noreuse", Provider: "openai-ws", NoReuse: true},
 	{Name: "ws-debounce-20ms", Provider: "openai-ws", Streaming: true, Debounce: 20 * time.Millisecond},
 	{Name: "ws-debounce-75ms", Provider: "openai-ws", Streaming: true, Debounce: 75 * time.Millisecond},
+	{Name: "ws-speculate", Provider: "openai-ws", Streaming: true, Speculate: true},
+	{Name: "ws-speculate-lookahead", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true},
+	{Name: "ws@0.8", Provider: "openai-ws", Streaming: true, Accuracy: 0.8},
+	{Name: "ws-speculate@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, Accuracy: 0.8},
+	{Name: "ws-speculate-lookahead@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Accuracy: 0.8},
 }
 
-// options are the initializationOptions for s with the model at addr.
-func (s setup) options(addr string) map[string]any {
+// env is the environment that points wisp at the model at addr: the
+// provider and endpoint are trusted settings, which initializationOptions
+// may not set.
+func (s setup) env(addr string) []string {
 	endpoint := "ws://" + addr + "/v1/responses"
 	if s.Provider != "openai-ws" {
 		endpoint = "http://" + addr + "/v1"
 	}
-	model := map[string]any{"provider": s.Provider, "endpoint": endpoint, "model": "bench"}
+	return []string{"WISP_PROVIDER=" + s.Provider, "WISP_ENDPOINT=" + endpoint}
+}
+
+// options are the initializationOptions for s.
+func (s setup) options() map[string]any {
+	model := map[string]any{"model": "bench"}
 	if s.NewConn {
 		model["newConnPerRequest"] = true
 	}
-	completion := map[string]any{"debounce": s.Debounce.String()}
+	completion := map[string]any{"debounce": s.Debounce.String(), "speculate": s.Speculate, "lookAhead": s.LookAhead}
 	if s.NoReuse {
 		completion["typedAhead"] = false
 	}

@@ -13,6 +13,7 @@ package completion
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -108,8 +109,12 @@ type Stats struct {
 	Tokens                  int64 `json:"tokens"`
 	SpeculativeWastedTokens int64 `json:"speculativeWastedTokens"`
 	// LookAheadUsed counts next lines served from a one-line suggestion's
-	// look-ahead, without a model request.
-	LookAheadUsed int64 `json:"lookAheadUsed"`
+	// look-ahead, without a model request; LookAheadWastedTokens the
+	// deltas past the shown line of look-aheads never served.
+	LookAheadUsed         int64 `json:"lookAheadUsed"`
+	LookAheadWastedTokens int64 `json:"lookAheadWastedTokens"`
+	// Warmups counts prompt-cache warm-ups sent after idle moments.
+	Warmups int64 `json:"warmups"`
 }
 
 // ErrClosed is returned by Suggest after Close.
@@ -127,7 +132,9 @@ type Engine struct {
 	gens map[string]*generation
 	// specs holds each document's speculative generation, at most one,
 	// started from the generation in gens.
-	specs  map[string]*generation
+	specs map[string]*generation
+	// warms holds each document's idle warm-up state (warm.go).
+	warms  map[string]*warmer
 	cache  *cache
 	closed bool
 	// lastKey remembers when each document was last asked, for the
@@ -136,8 +143,8 @@ type Engine struct {
 	pace    map[string]time.Duration // smoothed time between keystrokes
 
 	stats struct {
-		queries, requests, typedAhead, cached, cancelled, failures   atomic.Int64
-		spec, specUsed, specCancelled, tokens, specWasted, lookAhead atomic.Int64
+		queries, requests, typedAhead, cached, cancelled, failures                         atomic.Int64
+		spec, specUsed, specCancelled, tokens, specWasted, lookAhead, aheadWasted, warmups atomic.Int64
 	}
 	wg sync.WaitGroup // generations in flight
 }
@@ -150,7 +157,7 @@ func NewEngine(opts Options) *Engine {
 	model := transport.WithDeadlines(opts.Model, transport.Deadlines{
 		FirstToken: opts.Config.FirstTokenTimeout, Idle: opts.Config.IdleTimeout})
 	return &Engine{opts: opts, log: opts.Log, model: model, avail: &availability{log: opts.Log, notify: opts.Status},
-		gens: map[string]*generation{}, specs: map[string]*generation{}, cache: newCache(256),
+		gens: map[string]*generation{}, specs: map[string]*generation{}, warms: map[string]*warmer{}, cache: newCache(256),
 		lastKey: map[string]time.Time{}, pace: map[string]time.Duration{}}
 }
 
@@ -160,7 +167,8 @@ func (e *Engine) Stats() Stats {
 		FromTypedAhead: e.stats.typedAhead.Load(), FromCache: e.stats.cached.Load(), Cancelled: e.stats.cancelled.Load(),
 		Failures: e.stats.failures.Load(), Speculative: e.stats.spec.Load(), SpeculativeUsed: e.stats.specUsed.Load(),
 		SpeculativeCancelled: e.stats.specCancelled.Load(), Tokens: e.stats.tokens.Load(),
-		SpeculativeWastedTokens: e.stats.specWasted.Load(), LookAheadUsed: e.stats.lookAhead.Load()}
+		SpeculativeWastedTokens: e.stats.specWasted.Load(), LookAheadUsed: e.stats.lookAhead.Load(),
+		LookAheadWastedTokens: e.stats.aheadWasted.Load(), Warmups: e.stats.warmups.Load()}
 }
 
 // Close stops every generation and waits for them to end.
@@ -173,6 +181,9 @@ func (e *Engine) Close() {
 	}
 	for uri := range e.specs {
 		e.discardSpecLocked(uri)
+	}
+	for uri := range e.warms {
+		e.forgetLocked(uri)
 	}
 	e.mu.Unlock()
 	e.wg.Wait()
@@ -195,6 +206,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 		return Suggestion{}, ErrClosed
 	}
 	wait := e.debounceLocked(q.URI)
+	e.activeLocked(q.URI)
 	g := e.gens[q.URI]
 	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead) {
 		return e.serve(ctx, g, q, g.typed != "")
@@ -300,6 +312,7 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: tree, plan: plan, cancel: cancel,
 		start: time.Now(), req: req, updated: make(chan struct{})}
 	return g, func() {
+		e.rememberLocked(q.URI, req)
 		e.stats.requests.Add(1)
 		e.wg.Add(1)
 		go e.run(genCtx, g, req)
@@ -330,6 +343,9 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 		}
 		g.deltas++
 		e.stats.tokens.Add(1)
+		if !g.plan.Multiline && strings.Contains(g.raw.String(), "\n") {
+			g.ahead++
+		}
 		g.raw.WriteString(delta)
 		g.broadcastLocked()
 		if c := g.child; c != nil {
@@ -362,6 +378,11 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 	g.broadcastLocked()
 	speculative := g.speculative
 	next := e.successorLocked(g, full)
+	if g.child == nil {
+		// Its look-ahead has not been served: wasted unless a change
+		// takes it later (promoteLocked takes it back then).
+		e.stats.aheadWasted.Add(int64(g.ahead))
+	}
 	if c := g.child; c != nil {
 		// The look-ahead taken from g ends with it.
 		c.done, c.err = true, err
@@ -544,6 +565,7 @@ func (e *Engine) DidClose(uri string) {
 		e.dropLocked(g)
 	}
 	e.discardSpecLocked(uri)
+	e.forgetLocked(uri)
 	delete(e.lastKey, uri)
 	delete(e.pace, uri)
 }

@@ -57,6 +57,7 @@ type generation struct {
 	err       error
 	firstAt   time.Time // when the first delta arrived; zero before
 	deltas    int       // deltas received, the engine's count of tokens
+	ahead     int       // deltas received past a one-line plan's line: its look-ahead
 	// updated is closed and replaced whenever raw, done or typed change.
 	updated chan struct{}
 	// wanted counts requests waiting on the generation; keep holds it

@@ -117,6 +117,9 @@ func (e *Engine) promoteLocked(g *generation, typed string) *generation {
 	e.gens[g.uri] = sp
 	if sp.fromLookAhead {
 		e.stats.lookAhead.Add(1)
+		if g.done {
+			e.stats.aheadWasted.Add(-int64(g.ahead)) // counted as wasted when g ended
+		}
 	} else {
 		e.stats.specUsed.Add(1)
 	}

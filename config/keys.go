@@ -45,6 +45,7 @@ var keys = []key{
 	boolean("completion.typedAhead", "", func(c *Config) *bool { return &c.Completion.TypedAhead }),
 	boolean("completion.speculate", "", func(c *Config) *bool { return &c.Completion.Speculate }),
 	boolean("completion.lookAhead", "", func(c *Config) *bool { return &c.Completion.LookAhead }),
+	duration("completion.warmAfterIdle", "", func(c *Config) *time.Duration { return &c.Completion.WarmAfterIdle }),
 	duration("completion.grace", "WISP_GRACE", func(c *Config) *time.Duration { return &c.Completion.Grace }),
 	trustedOnly(list("trustedEndpoints", "WISP_TRUSTED_ENDPOINTS", func(c *Config) *[]string { return &c.TrustedEndpoints })),
 	duration("completion.firstTokenTimeout", "WISP_FIRST_TOKEN_TIMEOUT", func(c *Config) *time.Duration { return &c.Completion.FirstTokenTimeout }),

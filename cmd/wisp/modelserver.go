@@ -28,6 +28,7 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	maxAge := fs.Duration("max-conn-age", 0, "close WebSockets older than this, as the real service does at 60 minutes")
 	workspace := fs.String("workspace", "", "index this folder for the local engine's replies")
 	uncached := fs.Float64("uncached-ms-per-1k", 0, "prompt-cache model: milliseconds of prefill per 1,000 prompt tokens that are not a prefix of a recent prompt (0: off)")
+	cacheTTL := fs.Duration("cache-ttl", 0, "prompt-cache model: forget a prompt this long after it was last used (0: never)")
 	accuracy := fs.Float64("accuracy", 1, "share of reply lines left true; the rest diverge plausibly (seeded by --seed)")
 	seed := fs.Uint64("seed", 1, "seed for which lines --accuracy makes wrong")
 	if err := fs.Parse(args); err != nil {
@@ -38,7 +39,7 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 		return 2
 	}
 	opts := modelserver.Options{TTFT: *ttft, Rate: *rate, Delay: *delay, MaxConnAge: *maxAge,
-		UncachedPer1K: time.Duration(*uncached * float64(time.Millisecond)), Accuracy: *accuracy, Seed: *seed}
+		UncachedPer1K: time.Duration(*uncached * float64(time.Millisecond)), CacheTTL: *cacheTTL, Accuracy: *accuracy, Seed: *seed}
 	var err error
 	if opts.Fault, err = modelserver.ParseFault(*fault); err != nil {
 		fmt.Fprintln(stderr, "wisp model-server:", err)

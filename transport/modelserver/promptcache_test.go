@@ -1,6 +1,7 @@
 package modelserver
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -87,5 +88,30 @@ func TestInfillWarmup(t *testing.T) {
 	}
 	if st := s.Stats(); st.Warmups != 1 || st.Requests != 1 {
 		t.Fatalf("stats %+v", st)
+	}
+}
+
+func TestPromptCacheForgetsAfterTTL(t *testing.T) {
+	clock := &fakeClock{}
+	opts := cacheOptions(clock)
+	opts.CacheTTL = time.Minute
+	s, base := start(t, opts)
+	c := dial(t, base)
+	uncached := func() int64 {
+		before := s.Stats().UncachedTokens
+		send(t, c, create("s", longPrefix, "}"))
+		readLanes(t, c, "s")
+		return s.Stats().UncachedTokens - before
+	}
+	if n := uncached(); n < 3000 {
+		t.Fatalf("cold prompt: %d uncached tokens", n)
+	}
+	clock.Sleep(context.Background(), 50*time.Second)
+	if n := uncached(); n != 0 {
+		t.Fatalf("within the TTL: %d uncached tokens, want 0", n)
+	}
+	clock.Sleep(context.Background(), 61*time.Second)
+	if n := uncached(); n < 3000 {
+		t.Fatalf("past the TTL: %d uncached tokens, want the whole prompt", n)
 	}
 }

@@ -42,6 +42,10 @@ type Options struct {
 	// are not a prefix of a recent prompt (warm-ups included). 0 means
 	// every prompt is free to read.
 	UncachedPer1K time.Duration
+	// CacheTTL, with the prompt-cache model, forgets a prompt this long
+	// after it was last sent or shared from, as hosted caches do after a
+	// few idle minutes; 0 keeps the last prompts however old.
+	CacheTTL time.Duration
 	// Accuracy is the share of reply lines left true; the others diverge
 	// plausibly (see InaccurateBackend), chosen by Seed. 0 means 1: every
 	// line is true.
