@@ -23,6 +23,8 @@ type setup struct {
 	// Accuracy, when set, is the model server's --accuracy: the share of
 	// reply lines left true.
 	Accuracy float64 `json:"accuracy,omitempty"`
+	// WarmAfterIdle is completion.warmAfterIdle; 0 turns warm-ups off.
+	WarmAfterIdle time.Duration `json:"warmAfterIdle,omitempty"`
 }
 
 // setups are the configurations compared side by side. The first is the
@@ -58,7 +60,8 @@ func (s setup) options() map[string]any {
 	if s.NewConn {
 		model["newConnPerRequest"] = true
 	}
-	completion := map[string]any{"debounce": s.Debounce.String(), "speculate": s.Speculate, "lookAhead": s.LookAhead}
+	completion := map[string]any{"debounce": s.Debounce.String(), "speculate": s.Speculate, "lookAhead": s.LookAhead,
+		"warmAfterIdle": s.WarmAfterIdle.String()}
 	if s.NoReuse {
 		completion["typedAhead"] = false
 	}

@@ -56,6 +56,8 @@ type modelKnobs struct {
 	Accuracy float64 `json:"accuracy,omitempty"`
 	// UncachedPer1K turns on the prompt-cache model; 0 means off.
 	UncachedPer1K time.Duration `json:"uncachedPer1k,omitempty"`
+	// CacheTTL is how long the prompt-cache model keeps an unused prompt.
+	CacheTTL time.Duration `json:"cacheTTL,omitempty"`
 }
 
 // startModelServer runs the model server on a free loopback port, its
@@ -68,6 +70,9 @@ func startModelServer(bin, workspace, home string, k modelKnobs) (*modelServer, 
 	}
 	if k.UncachedPer1K > 0 {
 		args = append(args, "--uncached-ms-per-1k", strconv.FormatFloat(float64(k.UncachedPer1K)/float64(time.Millisecond), 'f', -1, 64))
+	}
+	if k.CacheTTL > 0 {
+		args = append(args, "--cache-ttl", k.CacheTTL.String())
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Env = cleanEnv(home)

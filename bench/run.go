@@ -59,6 +59,7 @@ type engineStats struct {
 	SpeculativeWastedTokens int64 `json:"speculativeWastedTokens"`
 	LookAheadUsed           int64 `json:"lookAheadUsed"`
 	LookAheadWastedTokens   int64 `json:"lookAheadWastedTokens"`
+	Warmups                 int64 `json:"warmups"`
 }
 
 // session is one wisp process driven by one client.

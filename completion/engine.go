@@ -535,7 +535,7 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 				g = next
 				continue
 			}
-			if !g.acceptsLocked(ins) {
+			if !g.acceptsLocked(ins) || g.pastLineLocked(g.typed+ins) {
 				e.dropLocked(g)
 				return
 			}

@@ -31,6 +31,18 @@ func atLineEnd(rest string) bool {
 	return rest == "" || strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n")
 }
 
+// pastLineLocked reports whether typed goes past a one-line suggestion
+// into its look-ahead: the generation has nothing more to show there (a
+// look-ahead is served only through lookAheadLocked), so the typing is
+// as good as divergent.
+func (g *generation) pastLineLocked(typed string) bool {
+	if g.plan.Multiline {
+		return false
+	}
+	full, final := g.suggestionLocked()
+	return final && !strings.HasPrefix(full, typed)
+}
+
 // lookAheadTail returns what raw holds after full and a line break: the
 // look-ahead of a one-line generation whose suggestion is full, or "" when
 // raw does not go on from full past a line break.

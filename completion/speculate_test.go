@@ -98,3 +98,25 @@ func TestDivergenceWastesTheSpeculation(t *testing.T) {
 		}
 	})
 }
+
+// Typing past a one-line suggestion into its look-ahead other than by
+// breaking the line (here a space the shown line trimmed) is a divergence:
+// the next request asks the model, instead of being answered empty by the
+// old generation.
+func TestTypingPastTheLineAsksAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: " b \n\treturn s\n"}
+		e := speculating(m, false, true)
+		defer e.Close()
+		doc := text.New(lineSrc)
+		if s, _ := e.Suggest(context.Background(), query(doc, lineEnd)); s.Text != " b" {
+			t.Fatalf("first suggestion %+v", s)
+		}
+		doc = typeAt(e, doc, lineEnd, " b")
+		doc = typeAt(e, doc, lineEnd+2, " ")
+		e.Suggest(context.Background(), query(doc, lineEnd+3))
+		if n := m.requests.Load(); n != 2 {
+			t.Fatalf("%d model requests, want 2", n)
+		}
+	})
+}
