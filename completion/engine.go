@@ -348,7 +348,7 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 		}
 		g.raw.WriteString(delta)
 		g.broadcastLocked()
-		if c := g.child; c != nil {
+		for c := g.child; c != nil; c = c.child {
 			c.raw.WriteString(delta)
 			c.broadcastLocked()
 		}
@@ -383,14 +383,14 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 		// takes it later (promoteLocked takes it back then).
 		e.stats.aheadWasted.Add(int64(g.ahead))
 	}
-	if c := g.child; c != nil {
-		// The look-ahead taken from g ends with it.
+	for c := g.child; c != nil; c = c.child {
+		// What was taken from g's stream ends with it.
 		c.done, c.err = true, err
 		if failed && e.gens[c.uri] == c {
 			delete(e.gens, c.uri)
 		}
 		c.broadcastLocked()
-		if cfull, _ := c.suggestionLocked(); err == nil && !c.dead {
+		if cfull, _ := c.suggestionLocked(); err == nil && !c.dead && e.gens[c.uri] == c {
 			next = e.successorLocked(c, cfull)
 		}
 	}
@@ -535,7 +535,17 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 				g = next
 				continue
 			}
-			if !g.acceptsLocked(ins) || g.pastLineLocked(g.typed+ins) {
+			if !g.acceptsLocked(ins) {
+				e.dropLocked(g)
+				return
+			}
+			if g.pastShownLocked(g.typed + ins) {
+				// The model agrees, but not the text shown (shaping
+				// trimmed it): shape the rest anew from here.
+				if c := e.rebaseLocked(g, g.typed+ins, after); c != nil {
+					g = c
+					continue
+				}
 				e.dropLocked(g)
 				return
 			}

@@ -31,16 +31,42 @@ func atLineEnd(rest string) bool {
 	return rest == "" || strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n")
 }
 
-// pastLineLocked reports whether typed goes past a one-line suggestion
-// into its look-ahead: the generation has nothing more to show there (a
-// look-ahead is served only through lookAheadLocked), so the typing is
-// as good as divergent.
-func (g *generation) pastLineLocked(typed string) bool {
-	if g.plan.Multiline {
-		return false
-	}
+// pastShownLocked reports whether typed, which the model's text agrees
+// with, leaves the final suggestion shown: past a one-line suggestion's
+// line into its look-ahead, or into text shaping trimmed (indentation a
+// blank line's suggestion leaves to the editor, a trailing space).
+func (g *generation) pastShownLocked(typed string) bool {
 	full, final := g.suggestionLocked()
 	return final && !strings.HasPrefix(full, typed)
+}
+
+// rebaseLocked returns a generation that serves the rest of g's text
+// from the cursor after typed, shaped anew for the document after (the
+// model's text agrees with typed), and makes it the document's own in g's
+// place; nil when g's text does not reach past typed. While g streams,
+// the new generation is fed by g's stream (g.child) and shares its
+// cancel.
+func (e *Engine) rebaseLocked(g *generation, typed string, after *text.Text) *generation {
+	raw := g.raw.String()
+	cursor := g.anchor + len(typed)
+	if !strings.HasPrefix(raw, typed) || (g.done && len(raw) == len(typed)) || cursor > after.Len() {
+		return nil
+	}
+	plan := shape.Decide(after, nil, cursor)
+	req := g.req
+	req.Prefix += typed
+	req.Stop = append([]string(nil), plan.Stop...)
+	req.MaxTokens = e.maxTokens(plan)
+	c := &generation{uri: g.uri, anchor: cursor, doc: after, plan: plan, cancel: g.cancel,
+		start: g.start, firstAt: g.firstAt, req: req, done: g.done, err: g.err, updated: make(chan struct{})}
+	c.raw.WriteString(raw[len(typed):])
+	if !g.done {
+		g.child = c
+	}
+	g.dead = true
+	g.broadcastLocked()
+	e.gens[g.uri] = c
+	return c
 }
 
 // lookAheadTail returns what raw holds after full and a line break: the

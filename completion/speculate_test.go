@@ -99,11 +99,11 @@ func TestDivergenceWastesTheSpeculation(t *testing.T) {
 	})
 }
 
-// Typing past a one-line suggestion into its look-ahead other than by
-// breaking the line (here a space the shown line trimmed) is a divergence:
-// the next request asks the model, instead of being answered empty by the
-// old generation.
-func TestTypingPastTheLineAsksAgain(t *testing.T) {
+// Typing what the model said but shaping trimmed (a trailing space, the
+// indentation of the next line) is served on from the same generation,
+// shaped anew at each cursor: no new model request, and the next line
+// shows once its indentation is typed.
+func TestTypingPastTheShownTextRebases(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := &scriptedModel{reply: " b \n\treturn s\n"}
 		e := speculating(m, false, true)
@@ -112,11 +112,17 @@ func TestTypingPastTheLineAsksAgain(t *testing.T) {
 		if s, _ := e.Suggest(context.Background(), query(doc, lineEnd)); s.Text != " b" {
 			t.Fatalf("first suggestion %+v", s)
 		}
-		doc = typeAt(e, doc, lineEnd, " b")
-		doc = typeAt(e, doc, lineEnd+2, " ")
-		e.Suggest(context.Background(), query(doc, lineEnd+3))
-		if n := m.requests.Load(); n != 2 {
-			t.Fatalf("%d model requests, want 2", n)
+		at := lineEnd
+		for _, key := range []string{" ", "b", " ", "\n", "\t"} {
+			doc = typeAt(e, doc, at, key)
+			at += len(key)
+		}
+		s, err := e.Suggest(context.Background(), query(doc, at))
+		if err != nil || s.Text != "return s" {
+			t.Fatalf("after typing the indentation: %+v, %v; want %q", s, err, "return s")
+		}
+		if n := m.requests.Load(); n != 1 {
+			t.Fatalf("%d model requests, want 1", n)
 		}
 	})
 }
