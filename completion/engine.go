@@ -550,6 +550,7 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 				return
 			}
 			g.typed += ins
+			e.typedLocked(g)
 		case ed.NewEnd == ed.Start && ed.OldEnd == cursor && ed.Start >= g.anchor:
 			// Backspace over typed-ahead text: the suggestion still holds.
 			g.typed = g.typed[:ed.Start-g.anchor]

@@ -27,13 +27,34 @@ type successor struct {
 
 // successorLocked returns what to speculate on after g finished with the
 // suggestion full, or nil when it should not: speculation off, g failed,
-// was replaced, is itself speculative, or suggested nothing.
+// was replaced, is itself speculative, or suggested nothing — or not yet:
+// a suggestion of several lines is speculated on once the user has typed
+// half of it (see typedLocked), since most are left before their end.
 func (e *Engine) successorLocked(g *generation, full string) *successor {
-	if !e.opts.Config.Speculate || e.closed || g.err != nil || g.dead || g.speculative ||
+	if !e.opts.Config.Speculate || e.closed || g.err != nil || g.dead || g.speculative || !g.done ||
 		full == "" || e.gens[g.uri] != g || e.specs[g.uri] != nil {
 		return nil
 	}
+	if strings.Contains(full, "\n") && 2*len(g.typed) < len(full) {
+		return nil
+	}
 	return &successor{base: g, full: full, raw: g.raw.String()}
+}
+
+// typedLocked is called after the user typed on along g: once half of a
+// finished suggestion of several lines is typed, its successor starts.
+func (e *Engine) typedLocked(g *generation) {
+	if !e.opts.Config.Speculate || !g.done || e.specs[g.uri] != nil {
+		return
+	}
+	full, _ := g.suggestionLocked()
+	if next := e.successorLocked(g, full); next != nil {
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.speculate(next)
+		}()
+	}
 }
 
 // speculate starts the generation that follows next.base once its
