@@ -9,8 +9,9 @@ import (
 	"github.com/wisp-lsp/wisp/text"
 )
 
-// Speculation: once a generation is done, the engine asks the model for
-// the document as it will be when the user has taken the suggestion —
+// Speculation: once a generation is done (and, for a suggestion of
+// several lines, half of it is typed), the engine asks the model for the
+// document as it will be when the user has taken the suggestion —
 // accepted it whole, or typed it through and pressed Enter — so the next
 // ghost text is there the moment the change that takes it arrives. At most
 // one speculative generation runs per document, started only from the
