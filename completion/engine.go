@@ -134,7 +134,9 @@ type Engine struct {
 	// started from the generation in gens.
 	specs map[string]*generation
 	// warms holds each document's idle warm-up state (warm.go).
-	warms  map[string]*warmer
+	warms map[string]*warmer
+	// noWarm is set once the model said it cannot warm prompts.
+	noWarm atomic.Bool
 	cache  *cache
 	closed bool
 	// lastKey remembers when each document was last asked, for the

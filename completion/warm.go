@@ -2,6 +2,7 @@ package completion
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"go.uber.org/zap"
@@ -35,6 +36,9 @@ type warmer struct {
 // warm-ups are on.
 func (e *Engine) promptWarmer() (transport.PromptWarmer, bool) {
 	if e.opts.Config.WarmAfterIdle <= 0 {
+		return nil, false
+	}
+	if e.noWarm.Load() {
 		return nil, false
 	}
 	w, ok := e.opts.Model.(transport.PromptWarmer)
@@ -81,9 +85,9 @@ func (e *Engine) rememberLocked(uri string, req transport.Request) {
 
 // warmIdle sends one warm-up for w, uri's warmer, and arms the next.
 func (e *Engine) warmIdle(uri string, w *warmer) {
-	pw, _ := e.promptWarmer()
+	pw, ok := e.promptWarmer()
 	e.mu.Lock()
-	if e.closed || e.warms[uri] != w || w.rounds >= idleWarmups || w.cancel != nil {
+	if !ok || e.closed || e.warms[uri] != w || w.rounds >= idleWarmups || w.cancel != nil {
 		e.mu.Unlock()
 		return
 	}
@@ -106,6 +110,9 @@ func (e *Engine) warmIdle(uri string, w *warmer) {
 		}
 		e.mu.Unlock()
 		cancel()
+		if errors.Is(err, transport.ErrNoPromptCache) {
+			e.noWarm.Store(true) // this provider's wire has no warm-up
+		}
 		if err != nil && !transport.IsCancelled(err) {
 			e.log.Debug("prompt warm-up failed", zap.String("uri", uri), zap.Error(err))
 		}

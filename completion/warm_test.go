@@ -106,3 +106,32 @@ func TestNoWarmupWithoutTheCapability(t *testing.T) {
 		e.Close()
 	})
 }
+
+// noCache is a warmer whose wire has no warm-up.
+type noCache struct {
+	scriptedModel
+	asked atomic.Int64
+}
+
+func (m *noCache) WarmPrompt(context.Context, transport.Request) error {
+	m.asked.Add(1)
+	return transport.ErrNoPromptCache
+}
+
+// A model that says it cannot warm is not asked again.
+func TestNoPromptCacheStopsWarmups(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &noCache{scriptedModel: scriptedModel{reply: "42"}}
+		e := warmingEngine(m, time.Minute)
+		defer e.Close()
+		e.Suggest(context.Background(), query(text.New(src), cursor))
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		e.Suggest(context.Background(), query(text.New(src), cursor-1))
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		if n := m.asked.Load(); n != 1 {
+			t.Fatalf("asked to warm %d times, want once", n)
+		}
+	})
+}

@@ -102,3 +102,40 @@ func TestClientWarmupMeetsTheServer(t *testing.T) {
 		t.Fatalf("the warmed request read %d uncached tokens, want 0", after.UncachedTokens-st.UncachedTokens)
 	}
 }
+
+// llama.cpp's warm-up (n_predict 0) reaches the server as a warm-up; the
+// other FIM wires say they have none.
+func TestInfillWarmupMeetsTheServer(t *testing.T) {
+	ms := modelserver.New(modelserver.Options{UncachedPer1K: time.Millisecond})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ms.Serve(l)
+	defer ms.Close()
+	base := "http://" + l.Addr().String()
+	req := transport.Request{Prefix: "func f() {\n" + strings.Repeat("\tn++\n", 300), Suffix: "}\n"}
+	for _, c := range []struct {
+		endpoint string
+		want     error
+	}{
+		{base + "/infill", nil},
+		{base + "/v1/fim/completions", transport.ErrNoPromptCache},
+	} {
+		m, err := transport.Open(config.Model{Provider: "fim", Endpoint: c.endpoint, Model: "m"}, func(string) string { return "" }, zap.NewNop())
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, ok := m.(transport.PromptWarmer)
+		if !ok {
+			t.Fatalf("%T does not warm prompts", m)
+		}
+		if err := w.WarmPrompt(context.Background(), req); err != c.want {
+			t.Errorf("%s: warm-up error %v, want %v", c.endpoint, err, c.want)
+		}
+		m.Close()
+	}
+	if st := ms.Stats(); st.Warmups != 1 || st.Requests != 0 || st.UncachedTokens < 500 {
+		t.Fatalf("stats %+v: want one warm-up, no generation", st)
+	}
+}
