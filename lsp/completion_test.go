@@ -211,7 +211,11 @@ func TestCompletionItemBudgetThenCache(t *testing.T) {
 func TestCancelWhileStreamingKeepsServing(t *testing.T) {
 	ms, model := loopbackModel(t, modelserver.Options{Rate: 25},
 		modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b // with a longer tail to stream"})
-	e := startServer(t, model, countingConfig())
+	cfg := countingConfig()
+	// The generation must outlive the moment no request wants it however
+	// slowly the next key arrives: the grace period is not under test.
+	cfg.Completion.Grace = time.Minute
+	e := startServer(t, model, cfg)
 	e.initialize("initialize-nvim-0.7.2.json", map[string]any{"streaming": true})
 	uri := "file:///tmp/add.go"
 	e.open(uri, "go", addGo)
