@@ -27,7 +27,7 @@ func TestQuick(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress bytes.Buffer
-	rs, err := runAll(ctx, f, &progress)
+	rs, _, err := runAll(ctx, f, &progress)
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, progress.String())
 	}

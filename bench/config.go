@@ -15,6 +15,16 @@ type setup struct {
 	// NoReuse turns typed-ahead reuse off (completion.typedAhead: false).
 	NoReuse  bool          `json:"noReuse"`
 	Debounce time.Duration `json:"debounce"`
+	// Speculate and LookAhead turn on completion.speculate and
+	// completion.lookAhead; both are off in the rows that measure what
+	// came before them.
+	Speculate bool `json:"speculate"`
+	LookAhead bool `json:"lookAhead"`
+	// Accuracy, when set, is the model server's --accuracy: the share of
+	// reply lines left true.
+	Accuracy float64 `json:"accuracy,omitempty"`
+	// WarmAfterIdle is completion.warmAfterIdle; 0 turns warm-ups off.
+	WarmAfterIdle time.Duration `json:"warmAfterIdle,omitempty"`
 }
 
 // setups are the configurations compared side by side. The first is the
@@ -26,6 +36,11 @@ var setups = []setup{
 	{Name: "ws-nostream-noreuse", Provider: "openai-ws", NoReuse: true},
 	{Name: "ws-debounce-20ms", Provider: "openai-ws", Streaming: true, Debounce: 20 * time.Millisecond},
 	{Name: "ws-debounce-75ms", Provider: "openai-ws", Streaming: true, Debounce: 75 * time.Millisecond},
+	{Name: "ws-speculate", Provider: "openai-ws", Streaming: true, Speculate: true},
+	{Name: "ws-speculate-lookahead", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true},
+	{Name: "ws@0.8", Provider: "openai-ws", Streaming: true, Accuracy: 0.8},
+	{Name: "ws-speculate@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, Accuracy: 0.8},
+	{Name: "ws-speculate-lookahead@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Accuracy: 0.8},
 }
 
 // flags are the `wisp serve` flags that point wisp at the model at addr:
@@ -46,7 +61,8 @@ func (s setup) options() map[string]any {
 	if s.NewConn {
 		model["newConnPerRequest"] = true
 	}
-	completion := map[string]any{"debounce": s.Debounce.String()}
+	completion := map[string]any{"debounce": s.Debounce.String(), "speculate": s.Speculate, "lookAhead": s.LookAhead,
+		"warmAfterIdle": s.WarmAfterIdle.String()}
 	if s.NoReuse {
 		completion["typedAhead"] = false
 	}

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"time"
 )
 
@@ -30,7 +31,8 @@ func main() {
 // flags are the harness's options.
 type flags struct {
 	wisp, repo, jsonOut, plotOut string
-	quick                        bool
+	quick, noIdle                bool
+	only                         *regexp.Regexp
 	key, scaleKey, settle        time.Duration
 	knobs                        modelKnobs
 	keysPerTrace, bigLines       int
@@ -59,8 +61,16 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.IntVar(&f.scaleLines, "scale-lines", 1000, "lines per file in the scale run")
 	fs.IntVar(&f.scaleKeys, "scale-keys", 250, "keystrokes in the scale run")
 	fs.DurationVar(&f.scaleKey, "scale-key", 20*time.Millisecond, "time between keystrokes in the scale run (50 keys/s)")
+	only := fs.String("only", "", "run only the configurations whose names match this regular expression")
+	fs.BoolVar(&f.noIdle, "no-idle", false, "skip the first-request-after-idle run")
 	if err := fs.Parse(args); err != nil {
 		return f, err
+	}
+	if *only != "" {
+		var err error
+		if f.only, err = regexp.Compile(*only); err != nil {
+			return f, fmt.Errorf("--only: %w", err)
+		}
 	}
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -80,51 +90,53 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return 2
 	}
-	rs, err := runAll(ctx, f, stderr)
+	rs, idle, err := runAll(ctx, f, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 1
 	}
 	writeTable(stdout, rs)
+	writeIdle(stdout, idle)
 	ts := judge(rs)
 	writeTargets(stdout, ts)
-	if err := writeOutputs(f, rs, ts); err != nil {
+	if err := writeOutputs(f, rs, idle, ts); err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 1
 	}
 	return 0
 }
 
-// runAll runs every configuration and the scale run.
-func runAll(ctx context.Context, f flags, progress io.Writer) ([]result, error) {
+// runAll runs every configuration, the scale run and (unless --quick) the
+// idle run.
+func runAll(ctx context.Context, f flags, progress io.Writer) ([]result, []idleResult, error) {
 	repo := f.repo
 	if repo == "" {
 		var err error
 		if repo, err = findRepo(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	tmp, err := os.MkdirTemp("", "wisp-bench-")
 	if err != nil {
-		return nil, fmt.Errorf("temp dir: %w", err)
+		return nil, nil, fmt.Errorf("temp dir: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	bin := f.wisp
 	if bin == "" {
 		fmt.Fprintln(progress, "bench: building wisp")
 		if bin, err = buildWisp(ctx, repo, tmp); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	traces, err := loadTraces(repo, f.keysPerTrace, f.bigLines)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	workspace := filepath.Join(tmp, "workspace")
 	home := filepath.Join(tmp, "home")
 	for _, d := range []string{workspace, home} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, fmt.Errorf("temp dir: %w", err)
+			return nil, nil, fmt.Errorf("temp dir: %w", err)
 		}
 	}
 	corpus := map[string]string{}
@@ -132,15 +144,18 @@ func runAll(ctx context.Context, f flags, progress io.Writer) ([]result, error) 
 		corpus[t.Path] = t.Full
 	}
 	if err := writeWorkspace(workspace, corpus); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	e := env{bin: bin, home: home, workspace: workspace, knobs: f.knobs, key: f.key, settle: f.settle}
 	var rs []result
 	for _, s := range setups {
+		if f.only != nil && !f.only.MatchString(s.Name) {
+			continue
+		}
 		fmt.Fprintf(progress, "bench: %s (%d traces)\n", s.Name, len(traces))
 		r, err := e.run(ctx, s, traces, workspace, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Name, err)
+			return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		rs = append(rs, r)
 	}
@@ -148,11 +163,22 @@ func runAll(ctx context.Context, f flags, progress io.Writer) ([]result, error) 
 		fmt.Fprintf(progress, "bench: scale run (%d files × %d lines)\n", f.scaleFiles, f.scaleLines)
 		r, err := e.scaleRun(ctx, repo, filepath.Join(tmp, "scale"), f.scaleFiles, f.scaleLines, f.scaleKeys, f.scaleKey)
 		if err != nil {
-			return nil, fmt.Errorf("scale run: %w", err)
+			return nil, nil, fmt.Errorf("scale run: %w", err)
 		}
 		rs = append(rs, r)
 	}
-	return rs, nil
+	var idle []idleResult
+	if !f.quick && !f.noIdle {
+		for _, warm := range []bool{false, true} {
+			fmt.Fprintf(progress, "bench: first request after idle (warm-up %v)\n", warm)
+			r, err := e.idleRun(ctx, warm, traces, workspace)
+			if err != nil {
+				return nil, nil, fmt.Errorf("idle run: %w", err)
+			}
+			idle = append(idle, r)
+		}
+	}
+	return rs, idle, nil
 }
 
 // findRepo walks up from the working directory to the wisp module root.
@@ -175,14 +201,15 @@ func findRepo() (string, error) {
 	}
 }
 
-func writeOutputs(f flags, rs []result, ts []target) error {
+func writeOutputs(f flags, rs []result, idle []idleResult, ts []target) error {
 	out := struct {
-		Date    string     `json:"date"`
-		Key     string     `json:"key"`
-		Model   modelKnobs `json:"model"`
-		Results []result   `json:"results"`
-		Targets []target   `json:"targets"`
-	}{time.Now().UTC().Format(time.RFC3339), f.key.String(), f.knobs, rs, ts}
+		Date    string       `json:"date"`
+		Key     string       `json:"key"`
+		Model   modelKnobs   `json:"model"`
+		Results []result     `json:"results"`
+		Idle    []idleResult `json:"idle,omitempty"`
+		Targets []target     `json:"targets"`
+	}{time.Now().UTC().Format(time.RFC3339), f.key.String(), f.knobs, rs, idle, ts}
 	if f.jsonOut != "" {
 		b, err := json.MarshalIndent(out, "", "  ")
 		if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,7 +55,17 @@ type result struct {
 	// OverheadComplete is complete-suggestion latency minus the model's
 	// share over keys whose own request started a generation and answered
 	// before the next key.
-	Overhead         dist        `json:"overheadMs"`
+	Overhead dist `json:"overheadMs"`
+	// AfterUse is, each time a suggestion runs out (the key that types
+	// its last character), the time to the next ghost text: that key's
+	// request's, or the next key's (the line break after a line); a
+	// suggestion after which neither showed text counts as a miss, above
+	// every sample.
+	AfterUse       dist `json:"afterUseMs"`
+	AfterUseMisses int  `json:"afterUseMisses"`
+	// WastedShare is the share of generated tokens (deltas wisp received)
+	// that speculation and look-ahead produced and nothing showed.
+	WastedShare      float64     `json:"wastedShare"`
 	OverheadComplete dist        `json:"overheadCompleteMs"`
 	RequestsPer100   float64     `json:"modelRequestsPer100Keys"`
 	ReuseShare       float64     `json:"typedAheadOrCacheShare"`
@@ -73,7 +84,9 @@ type result struct {
 // talking to a fresh model server.
 func (e env) run(ctx context.Context, s setup, traces []trace, workspace string, opened []openFile) (result, error) {
 	res := result{Setup: s}
-	ms, err := startModelServer(e.bin, workspace, e.home, e.knobs)
+	knobs := e.knobs
+	knobs.Accuracy = s.Accuracy
+	ms, err := startModelServer(e.bin, workspace, e.home, knobs)
 	if err != nil {
 		return res, err
 	}
@@ -169,6 +182,27 @@ func (e env) fill(res *result, keys []keystroke, cpu time.Duration) {
 			}
 		}
 	}
+	var after []float64
+	for i, k := range keys {
+		if !k.UsedUp || i+1 >= len(keys) {
+			continue
+		}
+		got := missed
+		for _, next := range keys[i+1 : min(i+3, len(keys))] {
+			if next.FirstGhost > 0 {
+				got = ms64(next.FirstGhost)
+				break
+			}
+		}
+		if got == missed {
+			res.AfterUseMisses++
+		}
+		after = append(after, got)
+	}
+	res.AfterUse = summarize(after)
+	if res.Engine.Tokens > 0 {
+		res.WastedShare = float64(res.Engine.SpeculativeWastedTokens+res.Engine.LookAheadWastedTokens) / float64(res.Engine.Tokens)
+	}
 	n := float64(res.Keys)
 	res.ShownInTime = float64(shown) / n
 	res.ShownAny = float64(any) / n
@@ -191,6 +225,10 @@ func (e env) fill(res *result, keys []keystroke, cpu time.Duration) {
 		res.Notes = append(res.Notes, fmt.Sprintf("completion.typedAhead=false not honoured (%d typed-ahead answers): measured with reuse on", res.Engine.FromTypedAhead))
 	}
 }
+
+// missed stands for a suggestion after which no ghost text came: above
+// every sample (and, unlike +Inf, encodable as JSON).
+const missed = math.MaxFloat64
 
 func ms64(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 

@@ -52,13 +52,29 @@ type modelKnobs struct {
 	TTFT  time.Duration `json:"ttft"`
 	Rate  float64       `json:"rate"`
 	Delay time.Duration `json:"delay"`
+	// Accuracy is the share of reply lines left true; 0 means 1.
+	Accuracy float64 `json:"accuracy,omitempty"`
+	// UncachedPer1K turns on the prompt-cache model; 0 means off.
+	UncachedPer1K time.Duration `json:"uncachedPer1k,omitempty"`
+	// CacheTTL is how long the prompt-cache model keeps an unused prompt.
+	CacheTTL time.Duration `json:"cacheTTL,omitempty"`
 }
 
 // startModelServer runs the model server on a free loopback port, its
 // local engine indexing workspace.
 func startModelServer(bin, workspace, home string, k modelKnobs) (*modelServer, error) {
-	cmd := exec.Command(bin, "model-server", "--listen", "127.0.0.1:0", "--workspace", workspace,
-		"--ttft", k.TTFT.String(), "--rate", strconv.FormatFloat(k.Rate, 'f', -1, 64), "--delay", k.Delay.String())
+	args := []string{"model-server", "--listen", "127.0.0.1:0", "--workspace", workspace,
+		"--ttft", k.TTFT.String(), "--rate", strconv.FormatFloat(k.Rate, 'f', -1, 64), "--delay", k.Delay.String()}
+	if k.Accuracy > 0 {
+		args = append(args, "--accuracy", strconv.FormatFloat(k.Accuracy, 'f', -1, 64))
+	}
+	if k.UncachedPer1K > 0 {
+		args = append(args, "--uncached-ms-per-1k", strconv.FormatFloat(float64(k.UncachedPer1K)/float64(time.Millisecond), 'f', -1, 64))
+	}
+	if k.CacheTTL > 0 {
+		args = append(args, "--cache-ttl", k.CacheTTL.String())
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Env = cleanEnv(home)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -104,6 +120,8 @@ type serverStats struct {
 	Tokens            int64 `json:"tokens"`
 	Cancels           int64 `json:"cancels"`
 	TokensAfterCancel int64 `json:"tokensAfterCancel"`
+	Warmups           int64 `json:"warmups"`
+	UncachedTokens    int64 `json:"uncachedTokens"`
 }
 
 func (m *modelServer) stats() (serverStats, error) {

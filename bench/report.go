@@ -8,12 +8,13 @@ import (
 
 // writeTable prints the results as a markdown table, then the notes.
 func writeTable(w io.Writer, rs []result) {
-	fmt.Fprintln(w, "| configuration | keys | shown in time | any ghost | first ghost p50/p95/p99 ms | complete p50/p95/p99 ms | overhead p50/p95/p99 ms | model req /100 keys | typed-ahead+cache | tokens after cancel | CPU ms/key | RSS MB | initialize ms |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| configuration | keys | shown in time | any ghost | first ghost p50/p95/p99 ms | complete p50/p95/p99 ms | overhead p50/p95/p99 ms | after use p50/p95 ms | model req /100 keys | speculative used/started | wasted tokens | typed-ahead+cache | tokens after cancel | CPU ms/key | RSS MB | initialize ms |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
-		fmt.Fprintf(w, "| %s | %d | %.1f%% | %.1f%% | %s | %s | %s | %.1f | %.1f%% | %.2f%% | %.2f | %.1f | %.1f |\n",
+		fmt.Fprintf(w, "| %s | %d | %.1f%% | %.1f%% | %s | %s | %s | %s | %.1f | %d+%d/%d | %.1f%% | %.1f%% | %.2f%% | %.2f | %.1f | %.1f |\n",
 			r.Setup.Name, r.Keys, 100*r.ShownInTime, 100*r.ShownAny, triple(r.FirstGhost), triple(r.Complete), triple(r.Overhead),
-			r.RequestsPer100, 100*r.ReuseShare, 100*r.AfterCancelShare, r.CPUPerKeyMs, r.RSSMB, r.InitMs)
+			afterUse(r), r.RequestsPer100, r.Engine.SpeculativeUsed, r.Engine.LookAheadUsed, r.Engine.Speculative, 100*r.WastedShare,
+			100*r.ReuseShare, 100*r.AfterCancelShare, r.CPUPerKeyMs, r.RSSMB, r.InitMs)
 	}
 	for _, r := range rs {
 		for _, n := range r.Notes {
@@ -21,6 +22,21 @@ func writeTable(w io.Writer, rs []result) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// afterUse shows the after-use distribution, misses counted above every
+// sample (∞ when a percentile falls on one).
+func afterUse(r result) string {
+	if r.AfterUse.N == 0 {
+		return "–"
+	}
+	f := func(v float64) string {
+		if v == missed {
+			return "∞"
+		}
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%s / %s (n=%d, %d missed)", f(r.AfterUse.P50), f(r.AfterUse.P95), r.AfterUse.N, r.AfterUseMisses)
 }
 
 func triple(d dist) string {
@@ -92,6 +108,18 @@ func judge(rs []result) []target {
 				"%.1f vs %.1f requests per 100 keys (−%.0f%%); first ghost p50 %.1f vs %.1f ms",
 				ws.RequestsPer100, off.RequestsPer100, 100*fewer, ws.FirstGhost.P50, off.FirstGhost.P50)
 		}
+	}
+	both, bothWrong, offWrong := find(rs, "ws-speculate-lookahead"), find(rs, "ws-speculate-lookahead@0.8"), find(rs, "ws@0.8")
+	if both != nil {
+		add("speculation and look-ahead: shown in time ≥ 92% (perfect model)", both.ShownInTime >= 0.92, "%.1f%%", 100*both.ShownInTime)
+		add("speculation and look-ahead: after a suggestion is used, next ghost text p50 ≤ 5 ms", both.AfterUse.N > 0 && both.AfterUse.P50 <= 5,
+			"%s", afterUse(*both))
+		add("speculation and look-ahead: wasted tokens ≤ 35% of generated", both.WastedShare <= 0.35, "%.1f%% (perfect model)", 100*both.WastedShare)
+	}
+	if bothWrong != nil && offWrong != nil {
+		gain := 100 * (bothWrong.ShownInTime - offWrong.ShownInTime)
+		add("speculation and look-ahead at accuracy 0.8: ≥ +10 points shown in time over off", gain >= 10,
+			"%.1f%% vs %.1f%% (%+.1f points); wasted %.1f%%", 100*bothWrong.ShownInTime, 100*offWrong.ShownInTime, gain, 100*bothWrong.WastedShare)
 	}
 	for _, r := range rs {
 		if strings.HasPrefix(r.Setup.Name, "scale") {

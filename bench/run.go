@@ -35,6 +35,9 @@ type keystroke struct {
 	Fresh bool
 	// Tokens is the response's token count, as the model server counts.
 	Tokens int
+	// UsedUp: the next key types the last of Shown, which was correct:
+	// the suggestion runs out with it.
+	UsedUp bool
 	// ModelBound is, for the first ghost text a generation put on screen,
 	// the time from the key that started the generation to that text; 0
 	// otherwise.
@@ -48,6 +51,15 @@ type engineStats struct {
 	FromTypedAhead int64 `json:"fromTypedAhead"`
 	FromCache      int64 `json:"fromCache"`
 	Cancelled      int64 `json:"cancelled"`
+
+	Speculative             int64 `json:"speculative"`
+	SpeculativeUsed         int64 `json:"speculativeUsed"`
+	SpeculativeCancelled    int64 `json:"speculativeCancelled"`
+	Tokens                  int64 `json:"tokens"`
+	SpeculativeWastedTokens int64 `json:"speculativeWastedTokens"`
+	LookAheadUsed           int64 `json:"lookAheadUsed"`
+	LookAheadWastedTokens   int64 `json:"lookAheadWastedTokens"`
+	Warmups                 int64 `json:"warmups"`
 }
 
 // session is one wisp process driven by one client.
@@ -247,6 +259,8 @@ func (s *session) settle(ctx context.Context, uri string, v int, sent time.Time,
 	}
 	s.mu.Unlock()
 	k.Correct = correct(k.Shown, next)
+	_, size := utf8.DecodeRuneInString(next)
+	k.UsedUp = k.Correct && len(k.Shown) <= size
 	if verbose {
 		fmt.Fprintf(os.Stderr, "v%-4d next %-12.12q shown %-24.24q correct %-5v first %-8s\n", v, next, k.Shown, k.Correct, k.FirstGhost.Round(time.Millisecond/10))
 	}

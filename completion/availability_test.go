@@ -62,6 +62,7 @@ func (l *statusLog) states() []string {
 func flakyEngine(m transport.Model, status *statusLog) *completion.Engine {
 	cfg := config.Default().Completion
 	cfg.FirstTokenTimeout, cfg.IdleTimeout = 3*time.Second, 2*time.Second
+	cfg.Speculate = false // these tests count model requests
 	return completion.NewEngine(completion.Options{Model: m, Config: cfg, Status: status.add})
 }
 

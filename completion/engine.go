@@ -13,6 +13,7 @@ package completion
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,6 +102,24 @@ type Stats struct {
 	// Failures counts generations that failed (errors, stalls), not
 	// cancellations.
 	Failures int64 `json:"failures"`
+	// Speculative counts generations started ahead of the user (they are
+	// also ModelRequests); SpeculativeUsed those a change took up,
+	// SpeculativeCancelled those stopped at the model before they ended.
+	Speculative          int64 `json:"speculative"`
+	SpeculativeUsed      int64 `json:"speculativeUsed"`
+	SpeculativeCancelled int64 `json:"speculativeCancelled"`
+	// Tokens counts the deltas every generation received;
+	// SpeculativeWastedTokens those of speculative generations no change
+	// took up.
+	Tokens                  int64 `json:"tokens"`
+	SpeculativeWastedTokens int64 `json:"speculativeWastedTokens"`
+	// LookAheadUsed counts next lines served from a one-line suggestion's
+	// look-ahead, without a model request; LookAheadWastedTokens the
+	// deltas past the shown line of look-aheads never served.
+	LookAheadUsed         int64 `json:"lookAheadUsed"`
+	LookAheadWastedTokens int64 `json:"lookAheadWastedTokens"`
+	// Warmups counts prompt-cache warm-ups sent after idle moments.
+	Warmups int64 `json:"warmups"`
 }
 
 // ErrClosed is returned by Suggest after Close.
@@ -114,8 +133,15 @@ type Engine struct {
 	model transport.Model // opts.Model, every generation bounded by the configured deadlines
 	avail *availability
 
-	mu     sync.Mutex // guards the fields below
-	gens   map[string]*generation
+	mu   sync.Mutex // guards the fields below
+	gens map[string]*generation
+	// specs holds each document's speculative generation, at most one,
+	// started from the generation in gens.
+	specs map[string]*generation
+	// warms holds each document's idle warm-up state (warm.go).
+	warms map[string]*warmer
+	// noWarm is set once the model said it cannot warm prompts.
+	noWarm atomic.Bool
 	cache  *cache
 	closed bool
 	// lastKey remembers when each document was last asked, for the
@@ -124,7 +150,8 @@ type Engine struct {
 	pace    map[string]time.Duration // smoothed time between keystrokes
 
 	stats struct {
-		queries, requests, typedAhead, cached, cancelled, failures atomic.Int64
+		queries, requests, typedAhead, cached, cancelled, failures                         atomic.Int64
+		spec, specUsed, specCancelled, tokens, specWasted, lookAhead, aheadWasted, warmups atomic.Int64
 	}
 	wg sync.WaitGroup // generations in flight
 }
@@ -137,7 +164,7 @@ func NewEngine(opts Options) *Engine {
 	model := transport.WithDeadlines(opts.Model, transport.Deadlines{
 		FirstToken: opts.Config.FirstTokenTimeout, Idle: opts.Config.IdleTimeout})
 	return &Engine{opts: opts, log: opts.Log, model: model, avail: &availability{log: opts.Log, notify: opts.Status},
-		gens: map[string]*generation{}, cache: newCache(256),
+		gens: map[string]*generation{}, specs: map[string]*generation{}, warms: map[string]*warmer{}, cache: newCache(256),
 		lastKey: map[string]time.Time{}, pace: map[string]time.Duration{}}
 }
 
@@ -145,7 +172,10 @@ func NewEngine(opts Options) *Engine {
 func (e *Engine) Stats() Stats {
 	return Stats{Queries: e.stats.queries.Load(), ModelRequests: e.stats.requests.Load(),
 		FromTypedAhead: e.stats.typedAhead.Load(), FromCache: e.stats.cached.Load(), Cancelled: e.stats.cancelled.Load(),
-		Failures: e.stats.failures.Load()}
+		Failures: e.stats.failures.Load(), Speculative: e.stats.spec.Load(), SpeculativeUsed: e.stats.specUsed.Load(),
+		SpeculativeCancelled: e.stats.specCancelled.Load(), Tokens: e.stats.tokens.Load(),
+		SpeculativeWastedTokens: e.stats.specWasted.Load(), LookAheadUsed: e.stats.lookAhead.Load(),
+		LookAheadWastedTokens: e.stats.aheadWasted.Load(), Warmups: e.stats.warmups.Load()}
 }
 
 // Close stops every generation and waits for them to end.
@@ -155,6 +185,12 @@ func (e *Engine) Close() {
 	for uri, g := range e.gens {
 		e.killLocked(g)
 		delete(e.gens, uri)
+	}
+	for uri := range e.specs {
+		e.discardSpecLocked(uri)
+	}
+	for uri := range e.warms {
+		e.forgetLocked(uri)
 	}
 	e.mu.Unlock()
 	e.wg.Wait()
@@ -177,6 +213,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 		return Suggestion{}, ErrClosed
 	}
 	wait := e.debounceLocked(q.URI)
+	e.activeLocked(q.URI)
 	g := e.gens[q.URI]
 	outrun := false
 	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead) {
@@ -197,6 +234,9 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 		e.killLocked(g)
 		delete(e.gens, q.URI)
 	}
+	// The user's own request comes first: a speculation it did not take
+	// up gives its lane back before the request is sent.
+	e.discardSpecLocked(q.URI)
 	e.mu.Unlock()
 
 	if wait > 0 {
@@ -226,6 +266,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	if old := e.gens[q.URI]; old != nil {
 		e.killLocked(old)
 	}
+	e.discardSpecLocked(q.URI)
 	// Registered before it runs, so that a generation failing at once
 	// leaves the slot (run sees itself there) instead of being
 	// registered after its failure and served again.
@@ -271,13 +312,16 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 		q.Workspace = e.opts.Workspace
 	}
 	b := BuildRequest(q, e.opts.Config.Budget, e.opts.MaxTokens)
+	req := b.Request
+	e.lookAhead(&req, b.Plan, q.Text, q.Cursor)
 	genCtx, cancel := context.WithCancel(context.Background())
 	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: q.Tree, plan: b.Plan, cancel: cancel,
-		start: time.Now(), updated: make(chan struct{})}
+		start: time.Now(), req: req, updated: make(chan struct{})}
 	return g, func() {
+		e.rememberLocked(q.URI, req)
 		e.stats.requests.Add(1)
 		e.wg.Add(1)
-		go e.run(genCtx, g, b.Request)
+		go e.run(genCtx, g, req)
 	}
 }
 
@@ -291,8 +335,17 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 		if g.firstAt.IsZero() {
 			g.firstAt = time.Now()
 		}
+		g.deltas++
+		e.stats.tokens.Add(1)
+		if !g.plan.Multiline && strings.Contains(g.raw.String(), "\n") {
+			g.ahead++
+		}
 		g.raw.WriteString(delta)
 		g.broadcastLocked()
+		for c := g.child; c != nil; c = c.child {
+			c.raw.WriteString(delta)
+			c.broadcastLocked()
+		}
 		e.mu.Unlock()
 	})
 	e.mu.Lock()
@@ -301,6 +354,9 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 	failed := err != nil && !transport.IsCancelled(err)
 	if failed && e.gens[g.uri] == g {
 		delete(e.gens, g.uri)
+	}
+	if failed && e.specs[g.uri] == g {
+		e.discardSpecLocked(g.uri)
 	}
 	answered := !g.firstAt.IsZero() || err == nil
 	// Shape the final text while the tree is still open: raw never
@@ -314,13 +370,38 @@ func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) 
 		g.grace.Stop()
 	}
 	g.broadcastLocked()
+	speculative := g.speculative
+	next := e.successorLocked(g, full)
+	if g.child == nil {
+		// Its look-ahead has not been served: wasted unless a change
+		// takes it later (promoteLocked takes it back then).
+		e.stats.aheadWasted.Add(int64(g.ahead))
+	}
+	for c := g.child; c != nil; c = c.child {
+		// What was taken from g's stream ends with it.
+		c.done, c.err = true, err
+		if failed && e.gens[c.uri] == c {
+			delete(e.gens, c.uri)
+		}
+		c.broadcastLocked()
+		if cfull, _ := c.suggestionLocked(); err == nil && !c.dead && e.gens[c.uri] == c {
+			next = e.successorLocked(c, cfull)
+		}
+	}
 	e.mu.Unlock()
 	switch {
+	case failed && speculative:
+		// Nobody asked for it: a failed speculation is not the model's
+		// state, and the user's next request reports that anyway.
+		e.log.Debug("speculative generation failed", zap.Error(err))
 	case failed:
 		e.stats.failures.Add(1)
 		e.avail.failed(time.Now(), err)
 	case answered:
 		e.avail.answered()
+	}
+	if next != nil {
+		e.speculate(next)
 	}
 }
 
@@ -450,6 +531,7 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 	defer e.mu.Unlock()
 	g := e.gens[uri]
 	if g == nil || g.dead {
+		e.discardSpecLocked(uri) // nothing left for it to follow
 		return
 	}
 	for _, ed := range edits {
@@ -458,11 +540,27 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 		case ed.Start == ed.OldEnd && ed.Start == cursor && ed.NewEnd > ed.Start:
 			// Typing at the cursor: fine while it agrees with the model.
 			ins := after.String()[ed.Start:ed.NewEnd]
+			if next := e.promoteLocked(g, g.typed+ins); next != nil {
+				// The suggestion was taken: its successor serves on.
+				g = next
+				continue
+			}
 			if !g.acceptsLocked(ins) {
 				e.dropLocked(g)
 				return
 			}
+			if g.pastShownLocked(g.typed + ins) {
+				// The model agrees, but not the text shown (shaping
+				// trimmed it): shape the rest anew from here.
+				if c := e.rebaseLocked(g, g.typed+ins, after); c != nil {
+					g = c
+					continue
+				}
+				e.dropLocked(g)
+				return
+			}
 			g.typed += ins
+			e.typedLocked(g)
 		case ed.NewEnd == ed.Start && ed.OldEnd == cursor && ed.Start >= g.anchor:
 			// Backspace over typed-ahead text: the suggestion still holds.
 			g.typed = g.typed[:ed.Start-g.anchor]
@@ -477,6 +575,7 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 func (e *Engine) dropLocked(g *generation) {
 	e.killLocked(g)
 	delete(e.gens, g.uri)
+	e.discardSpecLocked(g.uri)
 }
 
 // DidClose stops the document's generation.
@@ -486,6 +585,8 @@ func (e *Engine) DidClose(uri string) {
 	if g := e.gens[uri]; g != nil {
 		e.dropLocked(g)
 	}
+	e.discardSpecLocked(uri)
+	e.forgetLocked(uri)
 	delete(e.lastKey, uri)
 	delete(e.pace, uri)
 }

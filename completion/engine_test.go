@@ -48,6 +48,7 @@ func (m *scriptedModel) Close() error { return nil }
 func engine(m transport.Model, grace time.Duration) *completion.Engine {
 	cfg := config.Default().Completion
 	cfg.Grace = grace
+	cfg.Speculate = false // these tests count model requests; speculate_test.go turns it on
 	return completion.NewEngine(completion.Options{Model: m, Config: cfg})
 }
 

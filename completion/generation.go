@@ -8,6 +8,7 @@ import (
 	"github.com/wisp-lsp/wisp/completion/shape"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
 )
 
 // generation is one model stream for one cursor position. Requests and
@@ -25,6 +26,23 @@ type generation struct {
 	plan   shape.Plan
 	cancel context.CancelFunc
 	start  time.Time
+	// req is what the model was asked; a speculative successor extends it.
+	req transport.Request
+	// speculative marks a generation started ahead of the user, for the
+	// document as it will be once its predecessor's suggestion is taken;
+	// it is cleared when a change takes the suggestion and the generation
+	// becomes the document's own (see Engine.promoteLocked).
+	speculative bool
+	// lead is what the user must type after the predecessor's suggestion
+	// before this speculative generation applies: "" or a line break.
+	lead string
+	// fromLookAhead marks a generation built from its predecessor's
+	// look-ahead (see lookAheadLocked): it shares the predecessor's
+	// stream and cancel, and is never sent to the model itself.
+	fromLookAhead bool
+	// child, set once a look-ahead generation was taken from this one
+	// while it still streamed, receives this stream's deltas and end.
+	child *generation
 
 	// typed is what the user has typed at the anchor since the start,
 	// always consistent with raw (see DidChange).
@@ -38,6 +56,8 @@ type generation struct {
 	done      bool
 	err       error
 	firstAt   time.Time // when the first delta arrived; zero before
+	deltas    int       // deltas received, the engine's count of tokens
+	ahead     int       // deltas received past a one-line plan's line: its look-ahead
 	// updated is closed and replaced whenever raw, done or typed change.
 	updated chan struct{}
 	// wanted counts requests waiting on the generation; keep holds it

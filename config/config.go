@@ -79,6 +79,19 @@ type Completion struct {
 	// TypedAhead lets a generation keep serving while the user types what
 	// it shows. Off only to measure what it saves.
 	TypedAhead bool
+	// Speculate starts, once a generation is done, the generation for the
+	// document as it will be when its suggestion is taken, so the ghost
+	// text after an accept (or after typing it through) is there at once.
+	Speculate bool
+	// LookAhead lets a one-line suggestion's generation run on past its
+	// line (bounded by its max tokens); what is shown is unchanged, and
+	// the lines after are ready when the user breaks the line.
+	LookAhead bool
+	// WarmAfterIdle is how long a document sits idle before its last
+	// prompt is read into the model's prompt cache again (and again after
+	// each further interval, a few times); 0 turns warm-ups off. Only
+	// providers with prompt caching are warmed.
+	WarmAfterIdle time.Duration
 	// FirstTokenTimeout bounds a generation's wait for its first token,
 	// IdleTimeout the silence between two tokens: past either the
 	// generation is cancelled at the model and its requests answer empty.
@@ -107,6 +120,13 @@ func Default() Config {
 			// that an abandoned generation stops quickly.
 			Grace:      250 * time.Millisecond,
 			TypedAhead: true,
+			// Measured in BENCHMARKS.md: the keys after each suggestion
+			// no longer wait a model round trip.
+			Speculate: true,
+			LookAhead: true,
+			// Hosted prompt caches keep a prefix for five to ten idle
+			// minutes: refresh it before the shorter runs out.
+			WarmAfterIdle: 4 * time.Minute,
 			// Several times the slow tail of a fast model's first token
 			// (0.1–0.6 s, plus a TLS handshake after a reconnect), and of
 			// the gap between tokens (tens of ms): these end stalls, they

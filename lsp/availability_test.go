@@ -92,7 +92,7 @@ func TestReinvokeAfterModelErrorReachesModel(t *testing.T) {
 		t.Run(string(fault), func(t *testing.T) {
 			ms, model := loopbackModel(t, modelserver.Options{Fault: modelserver.Fault{Kind: fault, Nth: 1, After: 1}},
 				modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b"})
-			e := startServer(t, model, config.Default())
+			e := startServer(t, model, countingConfig())
 			e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
 			uri := "file:///tmp/add.go"
 			e.open(uri, "go", addGo)
@@ -118,7 +118,7 @@ func TestReinvokeAfterModelErrorReachesModel(t *testing.T) {
 func TestReinvokeAfterModelServerRestart(t *testing.T) {
 	reply := modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b"}
 	first, addr := serveModelAt(t, "127.0.0.1:0", modelserver.Options{Script: &modelserver.Script{Replies: []modelserver.Reply{reply}}})
-	e := startServer(t, wsModel(t, addr), config.Default())
+	e := startServer(t, wsModel(t, addr), countingConfig())
 	e.initialize("initialize-nvim-0.12.4.json", nil)
 	uri := "file:///tmp/add.go"
 	e.open(uri, "go", addGo)

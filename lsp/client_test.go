@@ -72,8 +72,10 @@ func startServerCtx(t testing.TB, ctx context.Context, model transport.Model, cf
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(clientEnd))
 	e.conn.Go(context.Background(), e.handle)
 	t.Cleanup(func() {
-		e.conn.Close()
+		// The pipe first: Close waits for the reader, which a blocked
+		// write would otherwise hold forever.
 		clientEnd.Close()
+		e.conn.Close()
 		select {
 		case <-e.done:
 		case <-time.After(10 * time.Second):
@@ -99,6 +101,12 @@ func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 		e.mu.Unlock()
 		return nil, nil
 	}
+	// Answer off the read loop, as editors do: a reply written from the
+	// reader blocks on the unbuffered pipe until the server reads, and
+	// the server may itself be writing a reply from its read loop, so
+	// both would wait on each other for good (seen with the watcher
+	// registration crossing a wisp/index call).
+	jsonrpc2.Async(ctx)
 	switch method {
 	case "workspace/applyEdit":
 		e.mu.Lock()

@@ -39,6 +39,14 @@ func loopbackModel(t *testing.T, opts modelserver.Options, replies ...modelserve
 	return ms, model
 }
 
+// countingConfig is the default configuration without speculation, for
+// tests that count model requests.
+func countingConfig() config.Config {
+	c := config.Default()
+	c.Completion.Speculate = false
+	return c
+}
+
 const addGo = "package p\n\nfunc add(a, b int) int {\n\t\n}\n"
 
 // inline asks for the inline completion at line:char under ctx, sending
@@ -65,7 +73,7 @@ func (e *fakeEditor) inline(ctx context.Context, uri string, line, char int) (st
 // cancels the pending request first, as VS Code does.
 func TestTypedAheadReuseSurvivesCancelRequest(t *testing.T) {
 	ms, model := loopbackModel(t, modelserver.Options{}, modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b"})
-	e := startServer(t, model, config.Default())
+	e := startServer(t, model, countingConfig())
 	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
 	uri := "file:///tmp/add.go"
 	e.open(uri, "go", addGo)
@@ -147,6 +155,7 @@ func TestCompletionItemBudgetThenCache(t *testing.T) {
 		modelserver.Reply{PrefixEndsWith: "int {\n\tret", Text: "urn a + b"})
 	cfg := config.Default()
 	cfg.Completion.ItemBudget = 50 * time.Millisecond
+	cfg.Completion.Speculate = false // counts model requests
 	e := startServer(t, model, cfg)
 	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
 	uri := "file:///tmp/add.go"
@@ -202,7 +211,11 @@ func TestCompletionItemBudgetThenCache(t *testing.T) {
 func TestCancelWhileStreamingKeepsServing(t *testing.T) {
 	ms, model := loopbackModel(t, modelserver.Options{Rate: 25},
 		modelserver.Reply{PrefixEndsWith: "int {\n\t", Text: "return a + b // with a longer tail to stream"})
-	e := startServer(t, model, config.Default())
+	cfg := countingConfig()
+	// The generation must outlive the moment no request wants it however
+	// slowly the next key arrives: the grace period is not under test.
+	cfg.Completion.Grace = time.Minute
+	e := startServer(t, model, cfg)
 	e.initialize("initialize-nvim-0.7.2.json", map[string]any{"streaming": true})
 	uri := "file:///tmp/add.go"
 	e.open(uri, "go", addGo)

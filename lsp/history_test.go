@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
 
@@ -25,7 +24,7 @@ func TestRecentEditsReachTheModel(t *testing.T) {
 			mu.Unlock()
 		}
 	}}, modelserver.Reply{Text: "return a + b"})
-	e := startServer(t, model, config.Default())
+	e := startServer(t, model, countingConfig())
 	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
 	add, util := "file:///tmp/add.go", "file:///tmp/util.go"
 	e.open(add, "go", addGo)

@@ -156,8 +156,10 @@ func startServerOpts(t *testing.T, opts lsp.Options) *fakeEditor {
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(clientEnd))
 	e.conn.Go(context.Background(), e.handle)
 	t.Cleanup(func() {
-		e.conn.Close()
+		// The pipe first: Close waits for the reader, which a blocked
+		// write would otherwise hold forever.
 		clientEnd.Close()
+		e.conn.Close()
 		select {
 		case <-e.done:
 		case <-time.After(10 * time.Second):

@@ -98,6 +98,9 @@ type wsCreate struct {
 	MaxOutputTokens int    `json:"max_output_tokens,omitempty"`
 	StreamID        string `json:"stream_id"`
 	Store           bool   `json:"store"`
+	// Generate false asks only to read the prompt into the cache
+	// (PromptWarmer); omitted otherwise.
+	Generate *bool `json:"generate,omitempty"`
 }
 
 // wsCancel is the response.cancel frame.

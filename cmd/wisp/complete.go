@@ -126,7 +126,12 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	defer ix.Close()
-	engine := completion.NewEngine(completion.Options{Model: model, Config: cfg.Completion, Workspace: ix})
+	// One answer, then exit: nothing after it would use a speculation, a
+	// look-ahead or a warm-up, and the request stays the one `wisp
+	// context` prints.
+	cc := cfg.Completion
+	cc.Speculate, cc.LookAhead, cc.WarmAfterIdle = false, false, 0
+	engine := completion.NewEngine(completion.Options{Model: model, Config: cc, Workspace: ix})
 	defer engine.Close()
 	sugg, err := engine.Suggest(ctx, f.query())
 	if err != nil {

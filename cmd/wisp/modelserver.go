@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"time"
 
 	"github.com/wisp-lsp/wisp/transport/local"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
@@ -28,10 +29,19 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	strict := fs.Bool("strict", false, "behave as the real Responses WebSocket documents: response.cancel is answered with an error and stops nothing;\n"+
 		"16 responses in flight and 32 streams per connection; connections closed at 60 minutes unless -max-conn-age says otherwise")
 	workspace := fs.String("workspace", "", "index this folder for the local engine's replies, and answer next-edit requests from its files (the \"after\" versions)")
+	uncached := fs.Float64("uncached-ms-per-1k", 0, "prompt-cache model: milliseconds of prefill per 1,000 prompt tokens that are not a prefix of a recent prompt (0: off)")
+	cacheTTL := fs.Duration("cache-ttl", 0, "prompt-cache model: forget a prompt this long after it was last used (0: never)")
+	accuracy := fs.Float64("accuracy", 1, "share of reply lines left true; the rest diverge plausibly (seeded by --seed)")
+	seed := fs.Uint64("seed", 1, "seed for which lines --accuracy makes wrong")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	opts := modelserver.Options{TTFT: *ttft, Rate: *rate, Delay: *delay, MaxConnAge: *maxAge, Strict: *strict}
+	if *accuracy <= 0 || *accuracy > 1 || *uncached < 0 {
+		fmt.Fprintln(stderr, "wisp model-server: --accuracy must be in (0, 1] and --uncached-ms-per-1k not negative")
+		return 2
+	}
+	opts := modelserver.Options{TTFT: *ttft, Rate: *rate, Delay: *delay, MaxConnAge: *maxAge, Strict: *strict,
+		UncachedPer1K: time.Duration(*uncached * float64(time.Millisecond)), CacheTTL: *cacheTTL, Accuracy: *accuracy, Seed: *seed}
 	var err error
 	if opts.Fault, err = modelserver.ParseFault(*fault); err != nil {
 		fmt.Fprintln(stderr, "wisp model-server:", err)

@@ -3,7 +3,10 @@
 // WebSocket wire, the OpenAI-compatible SSE wires and the FIM wires
 // (Codestral, DeepSeek, llama.cpp, Ollama), answers from a script of canned
 // replies or a fallback transport.Model, paces tokens with knobs for
-// time-to-first-token, rate and network delay, injects faults, and counts
+// time-to-first-token, rate and network delay, can model a prompt cache
+// (prefill time for uncached prompt tokens, warm-ups) and a model that is
+// sometimes wrong (a seeded share of plausible wrong lines), injects
+// faults, and counts
 // what it generated after a cancel so tests can prove that cancellation
 // stops the model.
 package modelserver

@@ -22,9 +22,11 @@ type infillRequest struct {
 		Text     string `json:"text"`
 	} `json:"input_extra"`
 	// Prompt is text right before the cursor, after InputPrefix.
-	Prompt   string `json:"prompt"`
-	NPredict int    `json:"n_predict"`
-	Stream   bool   `json:"stream"`
+	Prompt string `json:"prompt"`
+	// NPredict bounds the reply; absent or negative means unbounded, 0
+	// only reads the prompt into the cache (a warm-up).
+	NPredict *int `json:"n_predict"`
+	Stream   bool `json:"stream"`
 }
 
 // infillFrame is a llama.cpp reply frame.
@@ -49,7 +51,16 @@ func (s *Server) handleInfill(w http.ResponseWriter, r *http.Request) {
 		done:  func(o outcome) []any { return []any{last(o, "")} },
 		whole: func(o outcome) any { return last(o, o.text) },
 	}
-	s.serveGeneration(w, r, shape, fimQuery(req.InputPrefix+req.Prompt, req.InputSuffix, req.NPredict), req.Stream)
+	limit := 0
+	if req.NPredict != nil {
+		limit = max(0, *req.NPredict)
+	}
+	q := fimQuery(req.InputPrefix+req.Prompt, req.InputSuffix, limit)
+	if req.NPredict != nil && *req.NPredict == 0 {
+		s.serveWarmup(w, r, shape, q, req.Stream)
+		return
+	}
+	s.serveGeneration(w, r, shape, q, req.Stream)
 }
 
 // ollamaRequest is an Ollama /api/generate body.

@@ -48,6 +48,21 @@ type Options struct {
 	// MaxInFlight and MaxStreams replace strict mode's limits of 16
 	// responses in flight and 32 stream_ids per connection; 0 keeps them.
 	MaxInFlight, MaxStreams int
+	// UncachedPer1K turns on the prompt-cache model: a request's first
+	// token comes this much later for every thousand prompt tokens that
+	// are not a prefix of a recent prompt (warm-ups included). 0 means
+	// every prompt is free to read.
+	UncachedPer1K time.Duration
+	// CacheTTL, with the prompt-cache model, forgets a prompt this long
+	// after it was last sent or shared from, as hosted caches do after a
+	// few idle minutes; 0 keeps the last prompts however old.
+	CacheTTL time.Duration
+	// Accuracy is the share of reply lines left true; the others diverge
+	// plausibly (see InaccurateBackend), chosen by Seed. 0 means 1: every
+	// line is true.
+	Accuracy float64
+	// Seed seeds which lines Accuracy makes wrong.
+	Seed uint64
 	// Fault is the misbehaviour to inject, if any.
 	Fault Fault
 	// Clock paces everything; nil means the wall clock.
@@ -71,6 +86,7 @@ type Server struct {
 	clock   Clock   // never nil; immutable after New
 	mux     *http.ServeMux
 	counts  counters
+	prompts promptCache  // the prompt-cache model; used only with UncachedPer1K
 	ids     atomic.Int64 // numbers the ids the server hands out
 
 	// ctx is done once Close begins; every stream watches it.
@@ -99,6 +115,9 @@ func New(opts Options) *Server {
 			fallback = ModelBackend{Model: opts.Model}
 		}
 		s.backend = ScriptBackend{Script: opts.Script, Fallback: fallback}
+	}
+	if opts.Accuracy > 0 && opts.Accuracy < 1 {
+		s.backend = InaccurateBackend{Backend: s.backend, Accuracy: opts.Accuracy, Seed: opts.Seed}
 	}
 	if s.clock == nil {
 		s.clock = realClock{}

@@ -28,12 +28,18 @@ type Stats struct {
 	// LimitErrors counts response.create events strict mode refused for
 	// the service's per-connection limits.
 	LimitErrors int64 `json:"limitErrors"`
+	// Warmups counts prompt-cache warm-ups (generate: false, n_predict 0);
+	// they are not Requests.
+	Warmups int64 `json:"warmups"`
+	// UncachedTokens counts prompt tokens read without the prompt cache's
+	// help; counted only with the prompt-cache model on.
+	UncachedTokens int64 `json:"uncachedTokens"`
 }
 
 // counters are the live counters behind Stats; every field is atomic.
 type counters struct {
 	connections, websockets, requests, tokens, cancels, tokensAfterCancel atomic.Int64
-	cancelsIgnored, limitErrors                                           atomic.Int64
+	cancelsIgnored, limitErrors, warmups, uncachedTokens                  atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
@@ -46,12 +52,15 @@ func (c *counters) snapshot() Stats {
 		TokensAfterCancel: c.tokensAfterCancel.Load(),
 		CancelsIgnored:    c.cancelsIgnored.Load(),
 		LimitErrors:       c.limitErrors.Load(),
+		Warmups:           c.warmups.Load(),
+		UncachedTokens:    c.uncachedTokens.Load(),
 	}
 }
 
 func (c *counters) reset() {
 	for _, v := range []*atomic.Int64{&c.connections, &c.websockets, &c.requests,
-		&c.tokens, &c.cancels, &c.tokensAfterCancel, &c.cancelsIgnored, &c.limitErrors} {
+		&c.tokens, &c.cancels, &c.tokensAfterCancel, &c.cancelsIgnored, &c.limitErrors,
+		&c.warmups, &c.uncachedTokens} {
 		v.Store(0)
 	}
 }

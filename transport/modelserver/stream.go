@@ -21,8 +21,11 @@ type generation struct {
 	fault FaultKind // the fault this request gets
 	after int       // tokens before a mid-stream fault
 	// arrival is when the request reached the server; token n is sent at
-	// arrival + TTFT + n/Rate + Delay.
+	// arrival + ttft + n/Rate + Delay.
 	arrival time.Time
+	// ttft is Options.TTFT plus the prefill of the prompt's uncached
+	// tokens.
+	ttft time.Duration
 	// cancelled reports whether the client has cancelled this generation;
 	// it separates client cancels from Close.
 	cancelled func() bool
@@ -53,6 +56,7 @@ func (s *Server) newGeneration(q Query, arrival time.Time, cancelled func() bool
 		fault:     s.opts.Fault.forRequest(n),
 		after:     s.opts.Fault.after(),
 		arrival:   arrival,
+		ttft:      s.opts.TTFT + s.prefill(q),
 		cancelled: cancelled,
 	}
 }
@@ -76,7 +80,7 @@ func (s *Server) run(ctx context.Context, g *generation, out sink) outcome {
 		end    string
 		fired  bool
 		period = s.interval()
-		start  = g.arrival.Add(s.opts.TTFT + s.opts.Delay)
+		start  = g.arrival.Add(g.ttft + s.opts.Delay)
 	)
 	midFault := g.fault == FaultDrop || g.fault == FaultStall
 	err := s.backend.Generate(ctx, g.q, func(tok string) bool {

@@ -185,6 +185,7 @@ func (c *wsConn) create(req wsRequest, arrival time.Time) {
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	l := &lane{id: c.s.newID("resp"), streamID: req.StreamID, cancel: cancel}
+	q := chatQuery(user, system, req.MaxOutputTokens)
 	c.mu.Lock()
 	if refused := c.admit(req.StreamID); refused != nil {
 		c.mu.Unlock()
@@ -194,8 +195,12 @@ func (c *wsConn) create(req wsRequest, arrival time.Time) {
 	}
 	c.lanes[l.id] = l
 	c.mu.Unlock()
-	g := c.s.newGeneration(chatQuery(user, system, req.MaxOutputTokens), arrival, l.cancelled.Load)
 	c.lanesWG.Add(1)
+	if req.Generate != nil && !*req.Generate {
+		go c.warm(ctx, l, q, arrival, req.Model)
+		return
+	}
+	g := c.s.newGeneration(q, arrival, l.cancelled.Load)
 	go c.runLane(ctx, l, g, req.Model)
 }
 

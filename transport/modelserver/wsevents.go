@@ -11,8 +11,10 @@ type wsRequest struct {
 	Instructions    string          `json:"instructions"`
 	Input           json.RawMessage `json:"input"`
 	MaxOutputTokens int             `json:"max_output_tokens"`
-	StreamID        string          `json:"stream_id"`
-	ResponseID      string          `json:"response_id"`
+	// Generate false asks only to read the prompt into the cache.
+	Generate   *bool  `json:"generate"`
+	StreamID   string `json:"stream_id"`
+	ResponseID string `json:"response_id"`
 }
 
 // textEvent is response.output_text.delta (Delta set) or

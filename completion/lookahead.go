@@ -1,0 +1,118 @@
+package completion
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wisp-lsp/wisp/completion/shape"
+	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+// Look-ahead: a one-line plan at the end of a line shows one line, but its
+// generation need not stop at the line break. Without the "\n" stop it
+// runs on for a line or two (bounded by the plan's max tokens, cheap at a
+// thousand tokens a second); shape.Fit still shows only the first line,
+// and when the user takes the line and breaks it, the lines after are
+// served from the same stream (lookAheadLocked) without asking the model.
+
+// lookAhead lifts the line-break stop from req when the plan at cursor is
+// one line that ends the document's line and look-ahead is on.
+func (e *Engine) lookAhead(req *transport.Request, plan shape.Plan, doc *text.Text, cursor int) {
+	if !e.opts.Config.LookAhead || plan.Multiline || !atLineEnd(doc.String()[cursor:]) {
+		return
+	}
+	req.Stop = slices.DeleteFunc(slices.Clone(req.Stop), func(s string) bool { return s == "\n" })
+}
+
+// atLineEnd reports whether rest, the text after a cursor, starts with a
+// line break or is empty.
+func atLineEnd(rest string) bool {
+	return rest == "" || strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n")
+}
+
+// pastShownLocked reports whether typed, which the model's text agrees
+// with, leaves the final suggestion shown: past a one-line suggestion's
+// line into its look-ahead, or into text shaping trimmed (indentation a
+// blank line's suggestion leaves to the editor, a trailing space).
+func (g *generation) pastShownLocked(typed string) bool {
+	full, final := g.suggestionLocked()
+	return final && !strings.HasPrefix(full, typed)
+}
+
+// rebaseLocked returns a generation that serves the rest of g's text
+// from the cursor after typed, shaped anew for the document after (the
+// model's text agrees with typed), and makes it the document's own in g's
+// place; nil when g's text does not reach past typed. While g streams,
+// the new generation is fed by g's stream (g.child) and shares its
+// cancel.
+func (e *Engine) rebaseLocked(g *generation, typed string, after *text.Text) *generation {
+	raw := g.raw.String()
+	cursor := g.anchor + len(typed)
+	if !strings.HasPrefix(raw, typed) || (g.done && len(raw) == len(typed)) || cursor > after.Len() {
+		return nil
+	}
+	plan := shape.Decide(after, nil, cursor)
+	req := g.req
+	req.Prefix += typed
+	req.Stop = append([]string(nil), plan.Stop...)
+	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
+	c := &generation{uri: g.uri, anchor: cursor, doc: after, plan: plan, cancel: g.cancel,
+		start: g.start, firstAt: g.firstAt, req: req, done: g.done, err: g.err, updated: make(chan struct{})}
+	c.raw.WriteString(raw[len(typed):])
+	if !g.done {
+		g.child = c
+	}
+	g.dead = true
+	g.broadcastLocked()
+	e.gens[g.uri] = c
+	return c
+}
+
+// lookAheadTail returns what raw holds after full and a line break: the
+// look-ahead of a one-line generation whose suggestion is full, or "" when
+// raw does not go on from full past a line break.
+func lookAheadTail(raw, full string) string {
+	raw = strings.ReplaceAll(raw, "\r\n", "\n")
+	rest, ok := strings.CutPrefix(raw, strings.ReplaceAll(full, "\r\n", "\n")+"\n")
+	if !ok || strings.TrimSpace(rest) == "" {
+		return ""
+	}
+	return rest
+}
+
+// lookAheadLocked returns the generation for the line after g's one-line
+// suggestion full, served from g's look-ahead, when typed (what the user
+// typed at g's anchor) has taken full and broken the line; nil otherwise.
+// The generation is not registered; while g still streams, promoteLocked
+// hangs it on g, which then feeds it.
+func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation {
+	lead := "\n"
+	if g.plan.CRLF {
+		lead = "\r\n"
+	}
+	if !e.opts.Config.LookAhead || g.plan.Multiline || g.err != nil || !strings.HasPrefix(typed, full+lead) {
+		return nil
+	}
+	raw := g.raw.String()
+	if !strings.HasPrefix(raw, full+"\n") {
+		return nil
+	}
+	src := g.doc.String()
+	if !atLineEnd(src[g.anchor:]) {
+		return nil
+	}
+	future := src[:g.anchor] + full + lead + src[g.anchor:]
+	cursor := g.anchor + len(full) + len(lead)
+	doc := text.New(future)
+	plan := shape.Decide(doc, nil, cursor)
+	req := g.req
+	req.Prefix += full + lead
+	req.Stop = append([]string(nil), plan.Stop...)
+	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
+	c := &generation{uri: g.uri, anchor: cursor, doc: doc, plan: plan, cancel: g.cancel,
+		start: g.start, firstAt: g.firstAt, req: req, lead: lead, speculative: true, fromLookAhead: true,
+		done: g.done, updated: make(chan struct{})}
+	c.raw.WriteString(raw[len(full)+1:])
+	return c
+}

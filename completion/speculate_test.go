@@ -1,0 +1,128 @@
+package completion_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/transport"
+)
+
+// speculating is an engine with speculation and look-ahead as configured.
+func speculating(m transport.Model, speculate, lookAhead bool) *completion.Engine {
+	cfg := config.Default().Completion
+	cfg.Speculate, cfg.LookAhead = speculate, lookAhead
+	return completion.NewEngine(completion.Options{Model: m, Config: cfg})
+}
+
+const lineSrc = "package p\n\nfunc f() int {\n\ts := a +\n}\n"
+
+var lineEnd = len("package p\n\nfunc f() int {\n\ts := a +")
+
+// The user takes a one-line suggestion and breaks the line while its
+// generation still streams the look-ahead: the next line is served from
+// that same stream, with no second model request.
+func TestLookAheadTakenWhileStreaming(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: " b\n\treturn s\n", gap: 20 * time.Millisecond}
+		e := speculating(m, false, true)
+		defer e.Close()
+		doc := text.New(lineSrc)
+		s, err := e.Suggest(context.Background(), query(doc, lineEnd))
+		if err != nil || s.Text != " b" {
+			t.Fatalf("first suggestion %+v, %v", s, err)
+		}
+		doc = typeAt(e, doc, lineEnd, " b")
+		doc = typeAt(e, doc, lineEnd+2, "\n")
+		s, err = e.Suggest(context.Background(), query(doc, lineEnd+3))
+		if err != nil || s.Text != "return s" {
+			t.Fatalf("next line %+v, %v; want %q", s, err, "return s")
+		}
+		if n := m.requests.Load(); n != 1 {
+			t.Fatalf("%d model requests, want 1", n)
+		}
+		if st := e.Stats(); st.LookAheadUsed != 1 || st.Cancelled != 0 {
+			t.Fatalf("stats %+v: want the look-ahead used, nothing cancelled", st)
+		}
+	})
+}
+
+// stopLog records the stop strings of each request.
+type stopLog struct {
+	transport.Model
+	stops [][]string
+}
+
+func (l *stopLog) Generate(ctx context.Context, req transport.Request, onDelta func(string)) (transport.Result, error) {
+	l.stops = append(l.stops, req.Stop)
+	return l.Model.Generate(ctx, req, onDelta)
+}
+
+// Look-ahead lifts a one-line plan's line-break stop; without it the
+// generation stops at the end of the line.
+func TestLookAheadLiftsTheLineStop(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		m := &stopLog{Model: &scriptedModel{reply: " b"}}
+		e := speculating(m, false, on)
+		e.Suggest(context.Background(), query(text.New(lineSrc), lineEnd))
+		e.Close()
+		if len(m.stops) != 1 || slices.Contains(m.stops[0], "\n") == on {
+			t.Errorf("look-ahead %v: stops %q", on, m.stops)
+		}
+	}
+}
+
+// A speculation the user diverges from is stopped at the model and its
+// tokens are counted as wasted.
+func TestDivergenceWastesTheSpeculation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: "42", gap: 20 * time.Millisecond}
+		e := speculating(m, true, true)
+		defer e.Close()
+		doc := text.New(src)
+		if s, _ := e.Suggest(context.Background(), query(doc, cursor)); s.Text != "42" {
+			t.Fatalf("first suggestion %+v", s)
+		}
+		time.Sleep(30 * time.Millisecond) // the speculation has one token
+		synctest.Wait()
+		typeAt(e, doc, cursor, "x")
+		synctest.Wait()
+		st := e.Stats()
+		if st.Speculative != 1 || st.SpeculativeCancelled != 1 || st.SpeculativeWastedTokens != 1 || m.cancelled.Load() != 1 {
+			t.Fatalf("stats %+v, model cancels %d: want one speculation, cancelled at the model, one token wasted", st, m.cancelled.Load())
+		}
+	})
+}
+
+// Typing what the model said but shaping trimmed (a trailing space, the
+// indentation of the next line) is served on from the same generation,
+// shaped anew at each cursor: no new model request, and the next line
+// shows once its indentation is typed.
+func TestTypingPastTheShownTextRebases(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: " b \n\treturn s\n"}
+		e := speculating(m, false, true)
+		defer e.Close()
+		doc := text.New(lineSrc)
+		if s, _ := e.Suggest(context.Background(), query(doc, lineEnd)); s.Text != " b" {
+			t.Fatalf("first suggestion %+v", s)
+		}
+		at := lineEnd
+		for _, key := range []string{" ", "b", " ", "\n", "\t"} {
+			doc = typeAt(e, doc, at, key)
+			at += len(key)
+		}
+		s, err := e.Suggest(context.Background(), query(doc, at))
+		if err != nil || s.Text != "return s" {
+			t.Fatalf("after typing the indentation: %+v, %v; want %q", s, err, "return s")
+		}
+		if n := m.requests.Load(); n != 1 {
+			t.Fatalf("%d model requests, want 1", n)
+		}
+	})
+}
