@@ -311,9 +311,8 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 	if q.Workspace == nil {
 		q.Workspace = e.opts.Workspace
 	}
-	b := BuildRequest(q, e.opts.Config.Budget, e.opts.MaxTokens)
+	b := BuildRequest(q, e.opts.Config.Budget, e.opts.MaxTokens, e.opts.Config.LookAhead)
 	req := b.Request
-	e.lookAhead(&req, b.Plan, q.Text, q.Cursor)
 	genCtx, cancel := context.WithCancel(context.Background())
 	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: q.Tree, plan: b.Plan, cancel: cancel,
 		start: time.Now(), req: req, updated: make(chan struct{})}

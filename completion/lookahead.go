@@ -16,10 +16,10 @@ import (
 // and when the user takes the line and breaks it, the lines after are
 // served from the same stream (lookAheadLocked) without asking the model.
 
-// lookAhead lifts the line-break stop from req when the plan at cursor is
-// one line that ends the document's line and look-ahead is on.
-func (e *Engine) lookAhead(req *transport.Request, plan shape.Plan, doc *text.Text, cursor int) {
-	if !e.opts.Config.LookAhead || plan.Multiline || !atLineEnd(doc.String()[cursor:]) {
+// liftLineStop lifts the line-break stop from req when the plan at
+// cursor is one line that ends the document's line: the look-ahead.
+func liftLineStop(req *transport.Request, plan shape.Plan, doc *text.Text, cursor int) {
+	if plan.Multiline || !atLineEnd(doc.String()[min(max(cursor, 0), doc.Len()):]) {
 		return
 	}
 	req.Stop = slices.DeleteFunc(slices.Clone(req.Stop), func(s string) bool { return s == "\n" })

@@ -25,12 +25,14 @@ type Built struct {
 
 // BuildRequest builds the model request for a completion at q.Cursor:
 // the context within budget tokens (0: gather.DefaultBudget), the plan,
-// its stop sequences and the output bound (maxTokens, or by plan when 0).
+// its stop sequences and the output bound (maxTokens, or by plan when 0);
+// with lookAhead, a one-line plan at a line's end keeps streaming past the
+// line break (see liftLineStop).
 // It is the only place a completion request is built: the engine, `wisp
 // complete` and `wisp context` all go through it. q.Tree, when set, must
 // be safe to read on the calling goroutine; q.Partial and q.Budget are
 // not used.
-func BuildRequest(q Query, budget, maxTokens int) Built {
+func BuildRequest(q Query, budget, maxTokens int, lookAhead bool) Built {
 	plan := shape.Decide(q.Text, q.Tree, q.Cursor)
 	c := gather.Gather(gather.Input{
 		Buffer: gather.Buffer{Path: q.Path, LanguageID: q.LanguageID, Text: q.Text, Tree: q.Tree},
@@ -39,6 +41,9 @@ func BuildRequest(q Query, budget, maxTokens int) Built {
 	req := c.Request(q.Path, languageOf(q))
 	req.Stop = append(req.Stop, plan.Stop...)
 	req.MaxTokens = maxTokensFor(plan, maxTokens)
+	if lookAhead {
+		liftLineStop(&req, plan, q.Text, q.Cursor)
+	}
 	return Built{Context: c, Plan: plan, Request: req}
 }
 

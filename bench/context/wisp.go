@@ -54,7 +54,7 @@ func wispContext(ws project, rel, doc, original string, cursor, budget int) sent
 	if ws.Index != nil {
 		q.Workspace = ws.Index
 	}
-	b := completion.BuildRequest(q, budget, 0)
+	b := completion.BuildRequest(q, budget, 0, true)
 	_, input := transport.RenderChat(b.Request)
 	// Paths are shown from the tree's root: the folders above it (the
 	// module cache's, say) would otherwise lend the prompt words that

@@ -126,11 +126,11 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	defer ix.Close()
-	// One answer, then exit: nothing after it would use a speculation, a
-	// look-ahead or a warm-up, and the request stays the one `wisp
-	// context` prints.
+	// One answer, then exit: nothing after it would use a speculation or
+	// a warm-up. Look-ahead stays as configured, so the request is the
+	// one `wisp context` prints (the answer shows one line either way).
 	cc := cfg.Completion
-	cc.Speculate, cc.LookAhead, cc.WarmAfterIdle = false, false, 0
+	cc.Speculate, cc.WarmAfterIdle = false, 0
 	engine := completion.NewEngine(completion.Options{Model: model, Config: cc, Workspace: ix})
 	defer engine.Close()
 	sugg, err := engine.Suggest(ctx, f.query())
@@ -212,7 +212,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	out := contextResult{File: f.path, Provider: cfg.Model.Provider, Index: report}
 	q := f.query()
 	q.Workspace = ix
-	out.Built = completion.BuildRequest(q, cfg.Completion.Budget, 0)
+	out.Built = completion.BuildRequest(q, cfg.Completion.Budget, 0, cfg.Completion.LookAhead)
 	if out.Wire, err = transport.Wire(cfg.Model, out.Request); err != nil {
 		fmt.Fprintln(stderr, "wisp context:", err)
 		return 1

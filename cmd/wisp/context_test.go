@@ -17,7 +17,7 @@ import (
 var contextSrc = "package p\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n" +
 	"// Join joins names.\nfunc Join(names []string) string {\n\treturn strings.Join(names, \", \")\n}\n\n" +
 	strings.Repeat("// Pad keeps the file long.\nfunc Pad() {\n\tfmt.Println(\"padding the file out past the budget\")\n}\n\n", 60) +
-	"func Greet(names []string) {\n\tall := Join(names)\n\tfmt.Println(all)\n\tif len(names) > 1 {\n\t\t\n\t}\n}\n\n" +
+	"func Greet(names []string) {\n\tall := Join(names)\n\tfmt.Println(all)\n\tcount := \n\tif len(names) > 1 {\n\t\t\n\t}\n}\n\n" +
 	strings.Repeat("func Tail() { fmt.Println(\"more code after the cursor\") }\n", 40)
 
 // TestContextIsWhatTheModelReceives proves there is one request builder:
@@ -43,9 +43,20 @@ func TestContextIsWhatTheModelReceives(t *testing.T) {
 	t.Cleanup(ms.Close)
 	addr := l.Addr().String()
 	p := writeFile(t, t.TempDir(), "greet.go", contextSrc, 0o644)
-	line := strings.Count(contextSrc[:strings.Index(contextSrc, "\t\t\n\t}\n}")], "\n") + 1
-	cursor := p + ":" + itoa(line) + ":3"
+	// Two cursors: in an empty block (a block plan), and at the end of a
+	// line the user is writing (a one-line plan, where look-ahead lifts
+	// the line-break stop).
+	block := strings.Count(contextSrc[:strings.Index(contextSrc, "\t\t\n\t}\n}")], "\n") + 1
+	lineEnd := strings.Count(contextSrc[:strings.Index(contextSrc, "\tcount := \n")], "\n") + 1
+	for _, cursor := range []string{p + ":" + itoa(block) + ":3", p + ":" + itoa(lineEnd) + ":11"} {
+		contextMatchesReceived(t, cursor, addr, &mu, &got)
+	}
+}
 
+// contextMatchesReceived checks, for every provider and wire, that what
+// `wisp context` prints for cursor is what the model server receives
+// from `wisp complete` at it.
+func contextMatchesReceived(t *testing.T, cursor, addr string, mu *sync.Mutex, got *[][]byte) {
 	for _, c := range []struct{ name, provider, endpoint, template string }{
 		{"openai-ws", "openai-ws", "ws://" + addr + "/v1/responses", ""},
 		{"openai chat", "openai", "http://" + addr + "/v1", ""},
@@ -78,23 +89,23 @@ func TestContextIsWhatTheModelReceives(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &printed); err != nil {
 				t.Fatalf("context output: %v\n%s", err, out)
 			}
-			if printed.Provider != c.provider || printed.Request.Language != "go" || printed.Request.MaxTokens == 0 || len(printed.Request.Stop) == 0 {
+			if printed.Provider != c.provider || printed.Request.Language != "go" || printed.Request.MaxTokens == 0 {
 				t.Errorf("context printed provider %q, request %+v", printed.Provider, printed.Request)
 			}
 			mu.Lock()
-			got = nil
+			*got = nil
 			mu.Unlock()
 			if _, errOut, code := run(t, env, "", "complete", cursor); code != 0 {
 				t.Fatalf("complete: exit %d: %s", code, errOut)
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if len(got) != 1 {
-				t.Fatalf("the model server received %d requests, want 1", len(got))
+			if len(*got) != 1 {
+				t.Fatalf("the model server received %d requests, want 1", len(*got))
 			}
-			want, received := decode(t, printed.Wire), decode(t, got[0])
+			want, received := decode(t, printed.Wire), decode(t, (*got)[0])
 			if !reflect.DeepEqual(want, received) {
-				t.Errorf("wisp context printed\n%s\nthe model received\n%s", printed.Wire, got[0])
+				t.Errorf("%s: wisp context printed\n%s\nthe model received\n%s", cursor, printed.Wire, (*got)[0])
 			}
 		})
 	}
