@@ -25,9 +25,6 @@ var (
 	ErrOutOfSync = errors.New("document is out of sync")
 )
 
-// maxRecent is how many recently edited spans a document remembers.
-const maxRecent = 8
-
 // maxPending bounds the edits a document's tree may lag behind its text;
 // past it the tree is dropped and the next parse starts from scratch.
 const maxPending = 1024
@@ -70,8 +67,6 @@ type document struct {
 	// refused is the last text the parser refused (too large); it is not
 	// tried again.
 	refused *text.Text
-	// recent holds recently edited byte spans of text, newest first.
-	recent []syntax.Span
 	// touched orders documents by last use (open, change, snapshot).
 	touched uint64
 	// index caches the definitions and imports of indexText; nil when
@@ -93,7 +88,6 @@ type Snapshot struct {
 	Version    int32
 	Text       *text.Text
 	Tree       *syntax.Tree // nil for plain text
-	Recent     []syntax.Span
 	// Index is the document's definitions and imports, read from Text;
 	// set on the snapshots context returns, which carry no tree.
 	Index *gather.Index
@@ -210,34 +204,8 @@ func (s *store) change(u uri.URI, version int32, changes []text.Change, enc text
 			d.pending, d.pendingFrom = nil, nil
 		}
 	}
-	d.recent = noteRecent(d.recent, edits)
 	s.touchLocked(d)
 	return changed{before: cur, after: next, edits: edits, resynced: desync != ""}, nil
-}
-
-// noteRecent records edited spans (in the final text's offsets), newest
-// first, shifting older spans past later edits.
-func noteRecent(recent []syntax.Span, edits []text.Edit) []syntax.Span {
-	for _, e := range edits {
-		delta := e.NewEnd - e.OldEnd
-		kept := recent[:0:0]
-		for _, r := range recent {
-			switch {
-			case r.End <= e.Start:
-			case r.Start >= e.OldEnd:
-				r.Start += delta
-				r.End += delta
-			default:
-				continue // overwritten by this edit; the new span covers it
-			}
-			kept = append(kept, r)
-		}
-		recent = append([]syntax.Span{{Start: e.Start, End: e.NewEnd}}, kept...)
-		if len(recent) > maxRecent {
-			recent = recent[:maxRecent]
-		}
-	}
-	return recent
 }
 
 // returnAfterClose is the size of a document whose close hands the Go
@@ -301,22 +269,11 @@ func (s *store) version(u uri.URI) (v int32, ok bool) {
 // and the tree is up to date.
 func (d *document) snapshotLocked(withTree bool) *Snapshot {
 	snap := &Snapshot{URI: d.uri, Path: d.path, LanguageID: d.languageID, Version: d.version, Text: d.text,
-		Recent: clampSpans(d.recent, d.text.Len()), OutOfSync: d.desync != ""}
+		OutOfSync: d.desync != ""}
 	if withTree && d.currentTreeLocked() {
 		snap.Tree = d.tree.Copy()
 	}
 	return snap
-}
-
-// clampSpans returns a copy of spans, each clamped to [0, n].
-func clampSpans(spans []syntax.Span, n int) []syntax.Span {
-	out := make([]syntax.Span, 0, len(spans))
-	for _, r := range spans {
-		r.Start = max(0, min(r.Start, n))
-		r.End = max(r.Start, min(r.End, n))
-		out = append(out, r)
-	}
-	return out
 }
 
 // all returns snapshots of every open document except skip, with trees

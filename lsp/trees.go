@@ -265,7 +265,6 @@ func (s *store) indexed(d *document) *Snapshot {
 	// The index belongs to indexText, which a change may have replaced
 	// since: the snapshot is of that text, so offsets agree.
 	snap.Text, snap.Index = d.indexText, d.index
-	snap.Recent = clampSpans(snap.Recent, d.indexText.Len())
 	return snap
 }
 
