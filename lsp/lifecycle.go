@@ -225,14 +225,7 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChan
 // showOnce tells the user something through window/showMessage, once per
 // distinct message per session, and logs it.
 func (s *Server) showOnce(ctx context.Context, kind protocol.MessageType, msg string) {
-	s.mu.Lock()
-	seen := s.said[msg]
-	s.said[msg] = true
-	s.mu.Unlock()
-	s.log.Info("user message", zap.String("message", msg))
-	if !seen {
-		s.notify(ctx, protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: kind, Message: msg})
-	}
+	s.showOnceAs(ctx, msg, kind, msg)
 }
 
 // workspaceRoots returns the file paths of the client's workspace folders,
