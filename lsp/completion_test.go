@@ -3,13 +3,11 @@ package lsp_test
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"go.lsp.dev/protocol"
-	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport"
@@ -22,21 +20,7 @@ func loopbackModel(t *testing.T, opts modelserver.Options, replies ...modelserve
 	t.Helper()
 	opts.Script = &modelserver.Script{Replies: replies}
 	ms := modelserver.New(opts)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ms.Serve(l)
-	model, err := transport.Open(config.Model{Provider: "openai-ws", Endpoint: "ws://" + l.Addr().String() + "/v1/responses", Model: "test"},
-		func(string) string { return "" }, zap.NewNop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		model.Close()
-		ms.Close()
-	})
-	return ms, model
+	return ms, serveModel(t, ms)
 }
 
 // countingConfig is the default configuration without speculation, for
