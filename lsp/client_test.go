@@ -54,7 +54,6 @@ func startServer(t testing.TB, model transport.Model, cfg config.Config, setup .
 // is how a signal stops the server.
 func startServerCtx(t testing.TB, ctx context.Context, model transport.Model, cfg config.Config, setup ...func(*lsp.Server)) *fakeEditor {
 	t.Helper()
-	serverEnd, clientEnd := net.Pipe()
 	srv := lsp.New(lsp.Options{
 		Log:    zap.NewNop(),
 		Config: cfg,
@@ -66,6 +65,14 @@ func startServerCtx(t testing.TB, ctx context.Context, model transport.Model, cf
 	for _, f := range setup {
 		f(srv)
 	}
+	return serve(t, ctx, srv)
+}
+
+// serve runs srv on one end of a pipe with ctx given to Serve and returns
+// an editor on the other; the server must stop when the test ends.
+func serve(t testing.TB, ctx context.Context, srv *lsp.Server) *fakeEditor {
+	t.Helper()
+	serverEnd, clientEnd := net.Pipe()
 	e := &fakeEditor{t: t, raw: clientEnd, done: make(chan int, 1), changed: make(chan struct{}),
 		applyResult: map[string]any{"applied": true}}
 	go func() { e.done <- srv.Serve(ctx, serverEnd) }()

@@ -10,9 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/config"
@@ -148,25 +146,7 @@ func startTrustSession(t *testing.T, userFile string, extraEnv map[string]string
 // startServerOpts is startServer with the server's options given whole.
 func startServerOpts(t *testing.T, opts lsp.Options) *fakeEditor {
 	t.Helper()
-	serverEnd, clientEnd := net.Pipe()
-	srv := lsp.New(opts)
-	e := &fakeEditor{t: t, raw: clientEnd, done: make(chan int, 1), changed: make(chan struct{}),
-		applyResult: map[string]any{"applied": true}}
-	go func() { e.done <- srv.Serve(context.Background(), serverEnd) }()
-	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(clientEnd))
-	e.conn.Go(context.Background(), e.handle)
-	t.Cleanup(func() {
-		// The pipe first: Close waits for the reader, which a blocked
-		// write would otherwise hold forever.
-		clientEnd.Close()
-		e.conn.Close()
-		select {
-		case <-e.done:
-		case <-time.After(10 * time.Second):
-			t.Error("server did not stop after the connection closed")
-		}
-	})
-	return e
+	return serve(t, context.Background(), lsp.New(opts))
 }
 
 // warnings returns the window/showMessage warnings received so far.
