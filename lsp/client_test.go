@@ -175,14 +175,7 @@ func (e *fakeEditor) initialize(profile string, opts any) map[string]any {
 // replaced when encodings is not nil.
 func (e *fakeEditor) initializeWith(profile string, opts any, encodings []string) map[string]any {
 	e.t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "clients", profile))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	var params map[string]any
-	if err := json.Unmarshal(data, &params); err != nil {
-		e.t.Fatal(err)
-	}
+	params := e.clientParams(profile)
 	if opts != nil {
 		params["initializationOptions"] = opts
 	}
@@ -194,6 +187,21 @@ func (e *fakeEditor) initializeWith(profile string, opts any, encodings []string
 	e.mustCall("initialize", params, &result)
 	e.notify("initialized", map[string]any{})
 	return result
+}
+
+// clientParams returns the initialize params a real client sent, from
+// testdata/clients.
+func (e *fakeEditor) clientParams(profile string) map[string]any {
+	e.t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "clients", profile))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var params map[string]any
+	if err := json.Unmarshal(data, &params); err != nil {
+		e.t.Fatal(err)
+	}
+	return params
 }
 
 func (e *fakeEditor) open(uri, languageID, content string) {

@@ -2,7 +2,6 @@ package lsp_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,14 +58,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 // initializeAt initializes with a real client's params rooted at root.
 func (e *fakeEditor) initializeAt(profile, root string) {
 	e.t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "clients", profile))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	var params map[string]any
-	if err := json.Unmarshal(data, &params); err != nil {
-		e.t.Fatal(err)
-	}
+	params := e.clientParams(profile)
 	u := string(uri.File(root))
 	params["rootUri"], params["rootPath"] = u, root
 	params["workspaceFolders"] = []any{map[string]any{"uri": u, "name": filepath.Base(root)}}
