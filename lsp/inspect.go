@@ -74,11 +74,8 @@ type serverStats struct {
 
 // stats answers wisp/stats.
 func (s *Server) stats(ctx context.Context, _ *statsParams) (any, error) {
-	s.mu.Lock()
-	engine := s.engine
-	s.mu.Unlock()
 	out := serverStats{NextEdit: s.next.counters.Stats()}
-	if engine != nil {
+	if engine := s.currentEngine(); engine != nil {
 		out.Stats = engine.Stats()
 	}
 	return out, nil
