@@ -26,18 +26,25 @@ import (
 func serveModelAt(t *testing.T, addr string, opts modelserver.Options) (*modelserver.Server, string) {
 	t.Helper()
 	ms := modelserver.New(opts)
+	return ms, listenModel(t, ms, addr)
+}
+
+// listenModel serves ms on addr until the test ends or ms is closed, and
+// returns the address it listens on.
+func listenModel(t testing.TB, ms *modelserver.Server, addr string) string {
+	t.Helper()
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	go ms.Serve(l)
 	t.Cleanup(ms.Close)
-	return ms, l.Addr().String()
+	return l.Addr().String()
 }
 
 // wsModel opens the openai-ws provider to the model server at addr, as
 // the server's configuration would.
-func wsModel(t *testing.T, addr string) transport.Model {
+func wsModel(t testing.TB, addr string) transport.Model {
 	t.Helper()
 	m, err := transport.Open(config.Model{Provider: "openai-ws", Endpoint: "ws://" + addr + "/v1/responses", Model: "test"},
 		func(string) string { return "" }, zap.NewNop())

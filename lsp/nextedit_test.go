@@ -2,14 +2,11 @@ package lsp_test
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport"
@@ -50,21 +47,7 @@ func oracleModel(t *testing.T, opts modelserver.Options, after string) (*modelse
 // over the Responses WebSocket; both close with the test.
 func serveModel(t testing.TB, ms *modelserver.Server) transport.Model {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ms.Serve(l)
-	model, err := transport.Open(config.Model{Provider: "openai-ws", Endpoint: "ws://" + l.Addr().String() + "/v1/responses", Model: "test"},
-		func(string) string { return "" }, zap.NewNop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		model.Close()
-		ms.Close()
-	})
-	return model
+	return wsModel(t, listenModel(t, ms, "127.0.0.1:0"))
 }
 
 // nextEditSession starts a server with next edits on (asking after a
