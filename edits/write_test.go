@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -206,12 +207,7 @@ func assertOnlyFile(t *testing.T, dir string, names ...string) {
 	for _, e := range entries {
 		got = append(got, e.Name())
 	}
-	if len(got) != len(names) {
+	if !slices.Equal(got, names) {
 		t.Fatalf("%s holds %v, want %v", dir, got, names)
-	}
-	for i := range got {
-		if got[i] != names[i] {
-			t.Fatalf("%s holds %v, want %v", dir, got, names)
-		}
 	}
 }

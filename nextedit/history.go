@@ -112,12 +112,7 @@ func (h *History) Last() (off int, ok bool) { return h.last, h.last >= 0 }
 // linesText returns lines [first, last] of t, with their newlines.
 func linesText(t *text.Text, first, last int) string {
 	first = min(max(first, 0), t.LineCount()-1)
-	last = max(last, first)
-	end := t.Len()
-	if last+1 < t.LineCount() {
-		end = t.LineStart(last + 1)
-	}
-	return t.String()[t.LineStart(first):end]
+	return t.String()[t.LineStart(first):linesEnd(t, max(last, first))]
 }
 
 // splitLines splits s after each newline; "" has no lines.

@@ -36,10 +36,11 @@ func Target(doc *text.Text, tree *syntax.Tree, hunks []Hunk, at int, region edit
 		// Where s still waits: at, when the region holds it; else its
 		// nearest occurrence.
 		follow := func(s string) (int, bool) {
-			if _, here := nearest(src, s, at, func(off int) bool { return !inRegion(off) || changed(off) }); here {
+			locs := occurrences(src, s)
+			if _, here := nearest(locs, at, func(off int) bool { return !inRegion(off) || changed(off) }); here {
 				return at, true
 			}
-			return nearest(src, s, at, func(off int) bool { return inRegion(off) || changed(off) })
+			return nearest(locs, at, func(off int) bool { return inRegion(off) || changed(off) })
 		}
 		if old, ok := replaced(h); ok {
 			if off, found := follow(old); found {
@@ -91,9 +92,8 @@ func replaced(h Hunk) (string, bool) {
 	return old, true
 }
 
-// nearest finds the occurrence of s (as whole words at its ends) nearest
-// to at, outside skip; of two as near, the first.
-func nearest(src, s string, at int, skip func(int) bool) (int, bool) {
+// occurrences returns where s occurs in src, as whole words at its ends.
+func occurrences(src, s string) [][]int {
 	pattern := regexp.QuoteMeta(s)
 	if r, _ := utf8.DecodeRuneInString(s); isWord(r) {
 		pattern = `\b` + pattern
@@ -101,8 +101,14 @@ func nearest(src, s string, at int, skip func(int) bool) (int, bool) {
 	if r, _ := utf8.DecodeLastRuneInString(s); isWord(r) {
 		pattern += `\b`
 	}
+	return regexp.MustCompile(pattern).FindAllStringIndex(src, -1)
+}
+
+// nearest finds the occurrence among locs nearest to at, outside skip; of
+// two as near, the first.
+func nearest(locs [][]int, at int, skip func(int) bool) (int, bool) {
 	best, found := 0, false
-	for _, loc := range regexp.MustCompile(pattern).FindAllStringIndex(src, -1) {
+	for _, loc := range locs {
 		if skip(loc[0]) {
 			continue
 		}

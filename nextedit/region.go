@@ -28,11 +28,16 @@ func Region(doc *text.Text, tree *syntax.Tree, off, radius int) edits.Region {
 		}
 		first, last = snapBlocks(doc, tree, first, last, radius)
 	}
-	r := edits.Region{Start: doc.LineStart(first), End: doc.Len()}
+	return edits.Region{Start: doc.LineStart(first), End: linesEnd(doc, last)}
+}
+
+// linesEnd returns the offset just past line last and its line break:
+// the next line's start, or the end of doc after its last line.
+func linesEnd(doc *text.Text, last int) int {
 	if last+1 < doc.LineCount() {
-		r.End = doc.LineStart(last + 1)
+		return doc.LineStart(last + 1)
 	}
-	return r
+	return doc.Len()
 }
 
 // snapBlocks widens [first, last] to the blocks its edges cut, when each

@@ -101,11 +101,7 @@ func BuildRequest(q Query) (transport.Request, edits.Region) {
 	first, last := q.Text.LineOf(region.Start), q.Text.LineOf(max(region.End-1, region.Start))
 	ne.Above = src[q.Text.LineStart(max(first-surroundLines, 0)):region.Start]
 	if region.End < len(src) {
-		end := len(src)
-		if l := last + 1 + surroundLines; l < q.Text.LineCount() {
-			end = q.Text.LineStart(l)
-		}
-		ne.Below = src[region.End:end]
+		ne.Below = src[region.End:linesEnd(q.Text, last+surroundLines)]
 	}
 	req := transport.Request{
 		Prefix:      src[region.Start:region.End],

@@ -26,19 +26,8 @@ func Open(m config.Model, getenv func(string) string, log *zap.Logger) (Model, e
 	if log == nil {
 		log = zap.NewNop()
 	}
-	switch m.Provider {
-	case config.ProviderOpenAIWS, config.ProviderOpenAI, config.ProviderFIM:
-	case config.ProviderLocal:
-		return nil, fmt.Errorf("model provider %q is the in-process engine: the caller must construct it (transport.Open builds network providers only)", m.Provider)
-	case "":
-		return nil, fmt.Errorf("no model provider configured: set model.provider to %q, %q, %q or %q",
-			config.ProviderLocal, config.ProviderOpenAIWS, config.ProviderOpenAI, config.ProviderFIM)
-	default:
-		return nil, fmt.Errorf("unknown model provider %q: want %q, %q, %q or %q", m.Provider,
-			config.ProviderLocal, config.ProviderOpenAIWS, config.ProviderOpenAI, config.ProviderFIM)
-	}
-	if m.Endpoint == "" {
-		return nil, fmt.Errorf("model provider %q needs model.endpoint", m.Provider)
+	if err := checkNetwork(m); err != nil {
+		return nil, err
 	}
 	u, err := url.Parse(m.Endpoint)
 	if err != nil {
@@ -65,6 +54,26 @@ func Open(m config.Model, getenv func(string) string, log *zap.Logger) (Model, e
 		keyEnv = ""
 	}
 	return build(m, key, keyEnv, log.With(zap.String("provider", m.Provider), zap.String("host", u.Host)))
+}
+
+// checkNetwork reports why m does not name a network provider with an
+// endpoint, the only kind build constructs.
+func checkNetwork(m config.Model) error {
+	switch m.Provider {
+	case config.ProviderOpenAIWS, config.ProviderOpenAI, config.ProviderFIM:
+	case config.ProviderLocal:
+		return fmt.Errorf("model provider %q is the in-process engine: the caller must construct it (transport.Open builds network providers only)", m.Provider)
+	case "":
+		return fmt.Errorf("no model provider configured: set model.provider to %q, %q, %q or %q",
+			config.ProviderLocal, config.ProviderOpenAIWS, config.ProviderOpenAI, config.ProviderFIM)
+	default:
+		return fmt.Errorf("unknown model provider %q: want %q, %q, %q or %q", m.Provider,
+			config.ProviderLocal, config.ProviderOpenAIWS, config.ProviderOpenAI, config.ProviderFIM)
+	}
+	if m.Endpoint == "" {
+		return fmt.Errorf("model provider %q needs model.endpoint", m.Provider)
+	}
+	return nil
 }
 
 // build constructs the network provider m names; it dials nothing.

@@ -24,13 +24,8 @@ func Wire(m config.Model, req Request) (any, error) {
 	if m.Provider == "" || m.Provider == config.ProviderLocal {
 		return req, nil
 	}
-	switch m.Provider {
-	case config.ProviderOpenAIWS, config.ProviderOpenAI, config.ProviderFIM:
-	default:
-		return nil, fmt.Errorf("unknown model provider %q", m.Provider)
-	}
-	if m.Endpoint == "" {
-		return nil, fmt.Errorf("model provider %q needs model.endpoint", m.Provider)
+	if err := checkNetwork(m); err != nil {
+		return nil, err
 	}
 	model, err := build(m, "", "", nil)
 	if err != nil {

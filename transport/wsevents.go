@@ -3,6 +3,8 @@ package transport
 import (
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 
 	"go.uber.org/zap"
@@ -151,10 +153,7 @@ func (c *wsConn) errorEvent(ev *wsEvent) {
 // that names no stream answers that create.
 func (c *wsConn) oldestWaiting() *lane {
 	c.mu.Lock()
-	lanes := make([]*lane, 0, len(c.lanes))
-	for _, l := range c.lanes {
-		lanes = append(lanes, l)
-	}
+	lanes := slices.Collect(maps.Values(c.lanes))
 	c.mu.Unlock()
 	var oldest *lane
 	for _, l := range lanes {
@@ -173,10 +172,7 @@ func (c *wsConn) connLimit(err *Error) {
 	c.log.Info("model endpoint closed the connection for its age; moving to a new one", zap.String("host", c.ep.host))
 	c.mu.Lock()
 	c.draining = true
-	lanes := make([]*lane, 0, len(c.lanes))
-	for _, l := range c.lanes {
-		lanes = append(lanes, l)
-	}
+	lanes := slices.Collect(maps.Values(c.lanes))
 	c.mu.Unlock()
 	for _, l := range lanes {
 		l.mu.Lock()

@@ -213,28 +213,20 @@ type gateClock struct {
 	sleep atomic.Int32 // counts age sleeps
 }
 
-func (c *gateClock) Now() time.Time { return time.Now() }
+func (c *gateClock) Now() time.Time { return modelserver.WallClock.Now() }
 
+// Sleep holds the first age-cap sleep until fire closes (and any later one
+// forever); every other sleep is the real clock's.
 func (c *gateClock) Sleep(ctx context.Context, d time.Duration) error {
-	if d == c.age {
-		fire := c.fire
-		if c.sleep.Add(1) > 1 {
-			fire = nil
-		}
-		select {
-		case <-fire:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	if d != c.age {
+		return modelserver.WallClock.Sleep(ctx, d)
 	}
-	if d <= 0 {
-		return ctx.Err()
+	fire := c.fire
+	if c.sleep.Add(1) > 1 {
+		fire = nil
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
-	case <-t.C:
+	case <-fire:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
