@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/wisp-lsp/wisp/text"
 )
@@ -37,4 +38,23 @@ func rangeOf(t *text.Text, start, end int, enc text.Encoding) (protocol.Range, e
 		return protocol.Range{}, err
 	}
 	return toRange(r), nil
+}
+
+// versionedWorkspaceEdit puts edits of u at version in a workspace edit,
+// versioned when the client takes document changes.
+func versionedWorkspaceEdit(client clientFeatures, u uri.URI, version int32, textEdits []protocol.TextEdit) protocol.WorkspaceEdit {
+	if !client.documentChanges {
+		return protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: textEdits}}
+	}
+	elems := make([]protocol.TextDocumentEditElement, 0, len(textEdits))
+	for i := range textEdits {
+		elems = append(elems, &textEdits[i])
+	}
+	return protocol.WorkspaceEdit{DocumentChanges: []protocol.DocumentChange{&protocol.TextDocumentEdit{
+		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{
+			TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u},
+			Version:                &version,
+		},
+		Edits: elems,
+	}}}
 }

@@ -269,22 +269,3 @@ func (s *Server) nextEditActions(snap *Snapshot) []protocol.CodeAction {
 	we := versionedWorkspaceEdit(client, snap.URI, snap.Version, textEdits)
 	return []protocol.CodeAction{{Title: "wisp: apply suggested edit", Kind: &kind, Edit: &we, Command: *acceptCommand(sg.id)}}
 }
-
-// versionedWorkspaceEdit puts edits of u at version in a workspace edit,
-// versioned when the client takes document changes.
-func versionedWorkspaceEdit(client clientFeatures, u uri.URI, version int32, textEdits []protocol.TextEdit) protocol.WorkspaceEdit {
-	if !client.documentChanges {
-		return protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: textEdits}}
-	}
-	elems := make([]protocol.TextDocumentEditElement, 0, len(textEdits))
-	for i := range textEdits {
-		elems = append(elems, &textEdits[i])
-	}
-	return protocol.WorkspaceEdit{DocumentChanges: []protocol.DocumentChange{&protocol.TextDocumentEdit{
-		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{
-			TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u},
-			Version:                &version,
-		},
-		Edits: elems,
-	}}}
-}

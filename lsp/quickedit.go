@@ -138,23 +138,7 @@ func (s *Server) applyQuickEdit(ctx context.Context, snap *Snapshot, region edit
 		}
 		textEdits = append(textEdits, protocol.TextEdit{Range: r, NewText: e.Text})
 	}
-	var we protocol.WorkspaceEdit
-	if client.documentChanges {
-		elems := make([]protocol.TextDocumentEditElement, 0, len(textEdits))
-		for i := range textEdits {
-			elems = append(elems, &textEdits[i])
-		}
-		version := cur.Version
-		we.DocumentChanges = []protocol.DocumentChange{&protocol.TextDocumentEdit{
-			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{
-				TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: cur.URI},
-				Version:                &version,
-			},
-			Edits: elems,
-		}}
-	} else {
-		we.Changes = map[uri.URI][]protocol.TextEdit{cur.URI: textEdits}
-	}
+	we := versionedWorkspaceEdit(client, cur.URI, cur.Version, textEdits)
 	var result protocol.ApplyWorkspaceEditResult
 	label := "wisp quick edit"
 	if err := s.call(ctx, protocol.MethodWorkspaceApplyEdit, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: we}, &result); err != nil {
