@@ -53,10 +53,7 @@ func (e *Engine) rebaseLocked(g *generation, typed string, after *text.Text) *ge
 		return nil
 	}
 	plan := shape.Decide(after, nil, cursor)
-	req := g.req
-	req.Prefix += typed
-	req.Stop = append([]string(nil), plan.Stop...)
-	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
+	req := e.followRequest(g.req, typed, plan)
 	c := &generation{uri: g.uri, anchor: cursor, doc: after, plan: plan, cancel: g.cancel,
 		start: g.start, firstAt: g.firstAt, req: req, done: g.done, err: g.err, updated: make(chan struct{})}
 	c.raw.WriteString(raw[len(typed):])
@@ -87,10 +84,7 @@ func lookAheadTail(raw, full string) string {
 // The generation is not registered; while g still streams, promoteLocked
 // hangs it on g, which then feeds it.
 func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation {
-	lead := "\n"
-	if g.plan.CRLF {
-		lead = "\r\n"
-	}
+	lead := lineBreak(g.plan)
 	if !e.opts.Config.LookAhead || g.plan.Multiline || g.err != nil || !strings.HasPrefix(typed, full+lead) {
 		return nil
 	}
@@ -106,13 +100,31 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 	cursor := g.anchor + len(full) + len(lead)
 	doc := text.New(future)
 	plan := shape.Decide(doc, nil, cursor)
-	req := g.req
-	req.Prefix += full + lead
-	req.Stop = append([]string(nil), plan.Stop...)
-	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
+	req := e.followRequest(g.req, full+lead, plan)
 	c := &generation{uri: g.uri, anchor: cursor, doc: doc, plan: plan, cancel: g.cancel,
 		start: g.start, firstAt: g.firstAt, req: req, lead: lead, speculative: true, fromLookAhead: true,
 		done: g.done, updated: make(chan struct{})}
 	c.raw.WriteString(raw[len(full)+1:])
 	return c
+}
+
+// followRequest is the request for a generation that follows one asked
+// with base, once added is in the document after base's prefix: the
+// same context and suffix, the stops and output bound of plan, the plan
+// at the new cursor. Speculation, look-ahead and rebasing all build
+// their requests through it.
+func (e *Engine) followRequest(base transport.Request, added string, plan shape.Plan) transport.Request {
+	req := base
+	req.Prefix += added
+	req.Stop = append([]string(nil), plan.Stop...)
+	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
+	return req
+}
+
+// lineBreak is the line break the document plan was decided in uses.
+func lineBreak(plan shape.Plan) string {
+	if plan.CRLF {
+		return "\r\n"
+	}
+	return "\n"
 }

@@ -80,18 +80,12 @@ func (e *Engine) speculate(next *successor) {
 		}
 		// The suggestion finishes its line: the user's next key is
 		// Enter, and the next suggestion is the next line.
-		lead = "\n"
-		if plan.CRLF {
-			lead = "\r\n"
-		}
+		lead = lineBreak(plan)
 		future = future[:cursor] + lead + future[cursor:]
 		cursor += len(lead)
 		plan = shape.Decide(text.New(future), nil, cursor)
 	}
-	req := b.req
-	req.Prefix += next.full + lead
-	req.Stop = append([]string(nil), plan.Stop...)
-	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
+	req := e.followRequest(b.req, next.full+lead, plan)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	sp := &generation{uri: b.uri, anchor: cursor, doc: text.New(future), plan: plan, cancel: cancel,
