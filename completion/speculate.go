@@ -49,6 +49,12 @@ func (e *Engine) typedLocked(g *generation) {
 		return
 	}
 	full, _ := g.suggestionLocked()
+	e.speculateLocked(g, full)
+}
+
+// speculateLocked starts g's successor, if it should have one now (see
+// successorLocked), on its own goroutine: speculate takes e.mu.
+func (e *Engine) speculateLocked(g *generation, full string) {
 	if next := e.successorLocked(g, full); next != nil {
 		e.wg.Add(1)
 		go func() {
@@ -148,17 +154,11 @@ func (e *Engine) promoteLocked(g *generation, typed string) *generation {
 		e.killLocked(g)
 	}
 	sp.broadcastLocked()
-	if sp.done && sp.err == nil {
-		// It finished while it waited: its own successor starts now.
-		if full, _ := sp.suggestionLocked(); full != "" {
-			if next := e.successorLocked(sp, full); next != nil {
-				e.wg.Add(1)
-				go func() {
-					defer e.wg.Done()
-					e.speculate(next)
-				}()
-			}
-		}
+	if sp.done {
+		// It finished while it waited: its own successor starts now
+		// (successorLocked refuses a failed or empty one).
+		full, _ := sp.suggestionLocked()
+		e.speculateLocked(sp, full)
 	}
 	return sp
 }
