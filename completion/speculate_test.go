@@ -3,6 +3,7 @@ package completion_test
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -123,6 +124,55 @@ func TestTypingPastTheShownTextRebases(t *testing.T) {
 		}
 		if n := m.requests.Load(); n != 1 {
 			t.Fatalf("%d model requests, want 1", n)
+		}
+	})
+}
+
+// reqLog records every request its model is sent.
+type reqLog struct {
+	transport.Model
+	mu   sync.Mutex
+	reqs []transport.Request
+}
+
+func (l *reqLog) Generate(ctx context.Context, req transport.Request, onDelta func(string)) (transport.Result, error) {
+	l.mu.Lock()
+	l.reqs = append(l.reqs, req)
+	l.mu.Unlock()
+	return l.Model.Generate(ctx, req, onDelta)
+}
+
+// A speculation asks for the document as it will be once the suggestion
+// is taken and the line broken: the first prompt with the suggestion and
+// a line break after it, the same suffix. Taking the suggestion serves
+// the speculation without another request.
+func TestSpeculationAsksForTheTakenSuggestion(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &reqLog{Model: &scriptedModel{reply: "42"}}
+		e := speculating(m, true, false)
+		defer e.Close()
+		doc := text.New(src)
+		if s, _ := e.Suggest(context.Background(), query(doc, cursor)); s.Text != "42" {
+			t.Fatalf("first suggestion %+v", s)
+		}
+		synctest.Wait()
+		m.mu.Lock()
+		reqs := slices.Clone(m.reqs)
+		m.mu.Unlock()
+		if len(reqs) != 2 {
+			t.Fatalf("%d requests, want the user's and one speculation", len(reqs))
+		}
+		if want := reqs[0].Prefix + "42\n"; reqs[1].Prefix != want || reqs[1].Suffix != reqs[0].Suffix {
+			t.Fatalf("speculation asked prefix %q suffix %q; want prefix %q suffix %q",
+				reqs[1].Prefix, reqs[1].Suffix, want, reqs[0].Suffix)
+		}
+		if reqs[1].MaxTokens <= 0 {
+			t.Fatalf("speculation unbounded: max tokens %d", reqs[1].MaxTokens)
+		}
+		doc = typeAt(e, doc, cursor, "42")
+		typeAt(e, doc, cursor+2, "\n")
+		if st := e.Stats(); st.Speculative != 1 || st.SpeculativeUsed != 1 {
+			t.Fatalf("stats %+v: want the speculation taken up", st)
 		}
 	})
 }
