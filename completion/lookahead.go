@@ -52,11 +52,7 @@ func (e *Engine) rebaseLocked(g *generation, typed string, after *text.Text) *ge
 	if !strings.HasPrefix(raw, typed) || (g.done && len(raw) == len(typed)) || cursor > after.Len() {
 		return nil
 	}
-	plan := shape.Decide(after, nil, cursor)
-	req := e.followRequest(g.req, typed, plan)
-	c := &generation{uri: g.uri, anchor: cursor, doc: after, plan: plan, cancel: g.cancel,
-		start: g.start, firstAt: g.firstAt, req: req, done: g.done, err: g.err, updated: make(chan struct{})}
-	c.raw.WriteString(raw[len(typed):])
+	c := e.continuationLocked(g, len(typed), typed, after, cursor)
 	if !g.done {
 		g.child = c
 	}
@@ -98,13 +94,22 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 	}
 	future := src[:g.anchor] + full + lead + src[g.anchor:]
 	cursor := g.anchor + len(full) + len(lead)
-	doc := text.New(future)
+	c := e.continuationLocked(g, len(full)+1, full+lead, text.New(future), cursor)
+	c.lead, c.speculative, c.fromLookAhead = lead, true, true
+	return c
+}
+
+// continuationLocked returns a generation that serves g's text after its
+// first skip bytes at cursor in doc, where added (what those bytes became
+// in doc) follows g's prompt: shaped for the plan at cursor, sharing g's
+// stream, cancel and timings, done when g is. Rebasing and look-ahead
+// build theirs through it; the caller registers it or hangs it on g.
+func (e *Engine) continuationLocked(g *generation, skip int, added string, doc *text.Text, cursor int) *generation {
 	plan := shape.Decide(doc, nil, cursor)
-	req := e.followRequest(g.req, full+lead, plan)
 	c := &generation{uri: g.uri, anchor: cursor, doc: doc, plan: plan, cancel: g.cancel,
-		start: g.start, firstAt: g.firstAt, req: req, lead: lead, speculative: true, fromLookAhead: true,
-		done: g.done, updated: make(chan struct{})}
-	c.raw.WriteString(raw[len(full)+1:])
+		start: g.start, firstAt: g.firstAt, req: e.followRequest(g.req, added, plan),
+		done: g.done, err: g.err, updated: make(chan struct{})}
+	c.raw.WriteString(g.raw.String()[skip:])
 	return c
 }
 
