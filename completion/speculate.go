@@ -106,7 +106,7 @@ func (e *Engine) speculate(next *successor) {
 	e.stats.requests.Add(1)
 	e.stats.spec.Add(1)
 	e.wg.Add(1)
-	go e.run(ctx, sp, req)
+	go e.run(ctx, sp)
 }
 
 // promoteLocked makes the document's speculative generation its own when
