@@ -50,6 +50,27 @@ func TestLookAheadTakenWhileStreaming(t *testing.T) {
 		if st := e.Stats(); st.LookAheadUsed != 1 || st.Cancelled != 0 {
 			t.Fatalf("stats %+v: want the look-ahead used, nothing cancelled", st)
 		}
+		synctest.Wait()
+		if st := e.Stats(); st.LookAheadWastedTokens != 0 || st.Tokens != int64(len(m.reply)) {
+			t.Fatalf("stats %+v: want %d tokens, none of the served look-ahead wasted", st, len(m.reply))
+		}
+	})
+}
+
+// A look-ahead nobody takes is counted as wasted: every delta after the
+// shown line's break.
+func TestLookAheadNotTakenIsWasted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: " b\n\treturn s\n"}
+		e := speculating(m, false, true)
+		defer e.Close()
+		if s, err := e.Suggest(context.Background(), query(text.New(lineSrc), lineEnd)); err != nil || s.Text != " b" {
+			t.Fatalf("suggestion %+v, %v", s, err)
+		}
+		synctest.Wait()
+		if st, want := e.Stats(), int64(len("\treturn s\n")); st.LookAheadWastedTokens != want || st.LookAheadUsed != 0 {
+			t.Fatalf("stats %+v: want %d look-ahead tokens wasted, none used", st, want)
+		}
 	})
 }
 
