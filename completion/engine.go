@@ -320,16 +320,16 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 		e.rememberLocked(q.URI, req)
 		e.stats.requests.Add(1)
 		e.wg.Add(1)
-		go e.run(genCtx, g, req)
+		go e.run(genCtx, g)
 	}
 }
 
-// run streams g's generation from the model. A generation that fails
+// run streams g's generation (g.req) from the model. A generation that fails
 // leaves the document's slot at once, so that no later request is served
 // its error.
-func (e *Engine) run(ctx context.Context, g *generation, req transport.Request) {
+func (e *Engine) run(ctx context.Context, g *generation) {
 	defer e.wg.Done()
-	_, err := e.model.Generate(ctx, req, func(delta string) {
+	_, err := e.model.Generate(ctx, g.req, func(delta string) {
 		e.mu.Lock()
 		if g.firstAt.IsZero() {
 			g.firstAt = time.Now()

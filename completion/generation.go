@@ -27,6 +27,7 @@ type generation struct {
 	cancel context.CancelFunc
 	start  time.Time
 	// req is what the model was asked; a speculative successor extends it.
+	// Immutable after the generation is built (run reads it unlocked).
 	req transport.Request
 	// speculative marks a generation started ahead of the user, for the
 	// document as it will be once its predecessor's suggestion is taken;

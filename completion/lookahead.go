@@ -52,14 +52,7 @@ func (e *Engine) rebaseLocked(g *generation, typed string, after *text.Text) *ge
 	if !strings.HasPrefix(raw, typed) || (g.done && len(raw) == len(typed)) || cursor > after.Len() {
 		return nil
 	}
-	plan := shape.Decide(after, nil, cursor)
-	req := g.req
-	req.Prefix += typed
-	req.Stop = append([]string(nil), plan.Stop...)
-	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
-	c := &generation{uri: g.uri, anchor: cursor, doc: after, plan: plan, cancel: g.cancel,
-		start: g.start, firstAt: g.firstAt, req: req, done: g.done, err: g.err, updated: make(chan struct{})}
-	c.raw.WriteString(raw[len(typed):])
+	c := e.continuationLocked(g, len(typed), typed, after, cursor)
 	if !g.done {
 		g.child = c
 	}
@@ -87,10 +80,7 @@ func lookAheadTail(raw, full string) string {
 // The generation is not registered; while g still streams, promoteLocked
 // hangs it on g, which then feeds it.
 func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation {
-	lead := "\n"
-	if g.plan.CRLF {
-		lead = "\r\n"
-	}
+	lead := lineBreak(g.plan)
 	if !e.opts.Config.LookAhead || g.plan.Multiline || g.err != nil || !strings.HasPrefix(typed, full+lead) {
 		return nil
 	}
@@ -104,15 +94,42 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 	}
 	future := src[:g.anchor] + full + lead + src[g.anchor:]
 	cursor := g.anchor + len(full) + len(lead)
-	doc := text.New(future)
+	c := e.continuationLocked(g, len(full)+1, full+lead, text.New(future), cursor)
+	c.lead, c.speculative, c.fromLookAhead = lead, true, true
+	return c
+}
+
+// continuationLocked returns a generation that serves g's text after its
+// first skip bytes at cursor in doc, where added (what those bytes became
+// in doc) follows g's prompt: shaped for the plan at cursor, sharing g's
+// stream, cancel and timings, done when g is. Rebasing and look-ahead
+// build theirs through it; the caller registers it or hangs it on g.
+func (e *Engine) continuationLocked(g *generation, skip int, added string, doc *text.Text, cursor int) *generation {
 	plan := shape.Decide(doc, nil, cursor)
-	req := g.req
-	req.Prefix += full + lead
+	c := &generation{uri: g.uri, anchor: cursor, doc: doc, plan: plan, cancel: g.cancel,
+		start: g.start, firstAt: g.firstAt, req: e.followRequest(g.req, added, plan),
+		done: g.done, err: g.err, updated: make(chan struct{})}
+	c.raw.WriteString(g.raw.String()[skip:])
+	return c
+}
+
+// followRequest is the request for a generation that follows one asked
+// with base, once added is in the document after base's prefix: the
+// same context and suffix, the stops and output bound of plan, the plan
+// at the new cursor. Speculation, look-ahead and rebasing all build
+// their requests through it.
+func (e *Engine) followRequest(base transport.Request, added string, plan shape.Plan) transport.Request {
+	req := base
+	req.Prefix += added
 	req.Stop = append([]string(nil), plan.Stop...)
 	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
-	c := &generation{uri: g.uri, anchor: cursor, doc: doc, plan: plan, cancel: g.cancel,
-		start: g.start, firstAt: g.firstAt, req: req, lead: lead, speculative: true, fromLookAhead: true,
-		done: g.done, updated: make(chan struct{})}
-	c.raw.WriteString(raw[len(full)+1:])
-	return c
+	return req
+}
+
+// lineBreak is the line break the document plan was decided in uses.
+func lineBreak(plan shape.Plan) string {
+	if plan.CRLF {
+		return "\r\n"
+	}
+	return "\n"
 }

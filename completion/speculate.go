@@ -49,6 +49,12 @@ func (e *Engine) typedLocked(g *generation) {
 		return
 	}
 	full, _ := g.suggestionLocked()
+	e.speculateLocked(g, full)
+}
+
+// speculateLocked starts g's successor, if it should have one now (see
+// successorLocked), on its own goroutine: speculate takes e.mu.
+func (e *Engine) speculateLocked(g *generation, full string) {
 	if next := e.successorLocked(g, full); next != nil {
 		e.wg.Add(1)
 		go func() {
@@ -80,18 +86,12 @@ func (e *Engine) speculate(next *successor) {
 		}
 		// The suggestion finishes its line: the user's next key is
 		// Enter, and the next suggestion is the next line.
-		lead = "\n"
-		if plan.CRLF {
-			lead = "\r\n"
-		}
+		lead = lineBreak(plan)
 		future = future[:cursor] + lead + future[cursor:]
 		cursor += len(lead)
 		plan = shape.Decide(text.New(future), nil, cursor)
 	}
-	req := b.req
-	req.Prefix += next.full + lead
-	req.Stop = append([]string(nil), plan.Stop...)
-	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
+	req := e.followRequest(b.req, next.full+lead, plan)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	sp := &generation{uri: b.uri, anchor: cursor, doc: text.New(future), plan: plan, cancel: cancel,
@@ -106,7 +106,7 @@ func (e *Engine) speculate(next *successor) {
 	e.stats.requests.Add(1)
 	e.stats.spec.Add(1)
 	e.wg.Add(1)
-	go e.run(ctx, sp, req)
+	go e.run(ctx, sp)
 }
 
 // promoteLocked makes the document's speculative generation its own when
@@ -154,17 +154,11 @@ func (e *Engine) promoteLocked(g *generation, typed string) *generation {
 		e.killLocked(g)
 	}
 	sp.broadcastLocked()
-	if sp.done && sp.err == nil {
-		// It finished while it waited: its own successor starts now.
-		if full, _ := sp.suggestionLocked(); full != "" {
-			if next := e.successorLocked(sp, full); next != nil {
-				e.wg.Add(1)
-				go func() {
-					defer e.wg.Done()
-					e.speculate(next)
-				}()
-			}
-		}
+	if sp.done {
+		// It finished while it waited: its own successor starts now
+		// (successorLocked refuses a failed or empty one).
+		full, _ := sp.suggestionLocked()
+		e.speculateLocked(sp, full)
 	}
 	return sp
 }

@@ -3,6 +3,7 @@ package completion_test
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -48,6 +49,27 @@ func TestLookAheadTakenWhileStreaming(t *testing.T) {
 		}
 		if st := e.Stats(); st.LookAheadUsed != 1 || st.Cancelled != 0 {
 			t.Fatalf("stats %+v: want the look-ahead used, nothing cancelled", st)
+		}
+		synctest.Wait()
+		if st := e.Stats(); st.LookAheadWastedTokens != 0 || st.Tokens != int64(len(m.reply)) {
+			t.Fatalf("stats %+v: want %d tokens, none of the served look-ahead wasted", st, len(m.reply))
+		}
+	})
+}
+
+// A look-ahead nobody takes is counted as wasted: every delta after the
+// shown line's break.
+func TestLookAheadNotTakenIsWasted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: " b\n\treturn s\n"}
+		e := speculating(m, false, true)
+		defer e.Close()
+		if s, err := e.Suggest(context.Background(), query(text.New(lineSrc), lineEnd)); err != nil || s.Text != " b" {
+			t.Fatalf("suggestion %+v, %v", s, err)
+		}
+		synctest.Wait()
+		if st, want := e.Stats(), int64(len("\treturn s\n")); st.LookAheadWastedTokens != want || st.LookAheadUsed != 0 {
+			t.Fatalf("stats %+v: want %d look-ahead tokens wasted, none used", st, want)
 		}
 	})
 }
@@ -123,6 +145,55 @@ func TestTypingPastTheShownTextRebases(t *testing.T) {
 		}
 		if n := m.requests.Load(); n != 1 {
 			t.Fatalf("%d model requests, want 1", n)
+		}
+	})
+}
+
+// reqLog records every request its model is sent.
+type reqLog struct {
+	transport.Model
+	mu   sync.Mutex
+	reqs []transport.Request
+}
+
+func (l *reqLog) Generate(ctx context.Context, req transport.Request, onDelta func(string)) (transport.Result, error) {
+	l.mu.Lock()
+	l.reqs = append(l.reqs, req)
+	l.mu.Unlock()
+	return l.Model.Generate(ctx, req, onDelta)
+}
+
+// A speculation asks for the document as it will be once the suggestion
+// is taken and the line broken: the first prompt with the suggestion and
+// a line break after it, the same suffix. Taking the suggestion serves
+// the speculation without another request.
+func TestSpeculationAsksForTheTakenSuggestion(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &reqLog{Model: &scriptedModel{reply: "42"}}
+		e := speculating(m, true, false)
+		defer e.Close()
+		doc := text.New(src)
+		if s, _ := e.Suggest(context.Background(), query(doc, cursor)); s.Text != "42" {
+			t.Fatalf("first suggestion %+v", s)
+		}
+		synctest.Wait()
+		m.mu.Lock()
+		reqs := slices.Clone(m.reqs)
+		m.mu.Unlock()
+		if len(reqs) != 2 {
+			t.Fatalf("%d requests, want the user's and one speculation", len(reqs))
+		}
+		if want := reqs[0].Prefix + "42\n"; reqs[1].Prefix != want || reqs[1].Suffix != reqs[0].Suffix {
+			t.Fatalf("speculation asked prefix %q suffix %q; want prefix %q suffix %q",
+				reqs[1].Prefix, reqs[1].Suffix, want, reqs[0].Suffix)
+		}
+		if reqs[1].MaxTokens <= 0 {
+			t.Fatalf("speculation unbounded: max tokens %d", reqs[1].MaxTokens)
+		}
+		doc = typeAt(e, doc, cursor, "42")
+		typeAt(e, doc, cursor+2, "\n")
+		if st := e.Stats(); st.Speculative != 1 || st.SpeculativeUsed != 1 {
+			t.Fatalf("stats %+v: want the speculation taken up", st)
 		}
 	})
 }

@@ -27,7 +27,7 @@ const idleWarmups = 3
 // warmer is one document's idle warm-up state. Guarded by Engine.mu.
 type warmer struct {
 	req    transport.Request // the document's last prompt
-	timer  *time.Timer       // fires after the idle interval; nil once spent
+	timer  *time.Timer       // fires after the idle interval; never nil
 	cancel context.CancelFunc
 	rounds int // warm-ups sent in this idle stretch
 }
@@ -45,22 +45,25 @@ func (e *Engine) promptWarmer() (transport.PromptWarmer, bool) {
 	return w, ok
 }
 
-// activeLocked notes that uri is in use: a warm-up in flight is cancelled
-// (the user's request goes first) and the idle clock stops until
-// rememberLocked restarts it.
+// activeLocked notes that uri was asked for: a warm-up in flight is
+// cancelled (the user's request goes first), the count starts again and
+// the idle clock restarts, whether the model or the engine answers.
 func (e *Engine) activeLocked(uri string) {
 	w := e.warms[uri]
 	if w == nil {
 		return
 	}
+	w.stopLocked()
+	w.rounds = 0
+	w.timer.Reset(e.opts.Config.WarmAfterIdle)
+}
+
+// stopLocked cancels w's warm-up in flight, if any.
+func (w *warmer) stopLocked() {
 	if w.cancel != nil {
 		w.cancel()
 		w.cancel = nil
 	}
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	w.rounds = 0
 }
 
 // rememberLocked records req as uri's last prompt and starts the idle
@@ -72,15 +75,11 @@ func (e *Engine) rememberLocked(uri string, req transport.Request) {
 	w := e.warms[uri]
 	if w == nil {
 		w = &warmer{}
+		w.timer = time.AfterFunc(e.opts.Config.WarmAfterIdle, func() { e.warmIdle(uri, w) })
 		e.warms[uri] = w
 	}
-	e.activeLocked(uri)
 	w.req = req
-	if w.timer == nil {
-		w.timer = time.AfterFunc(e.opts.Config.WarmAfterIdle, func() { e.warmIdle(uri, w) })
-	} else {
-		w.timer.Reset(e.opts.Config.WarmAfterIdle)
-	}
+	e.activeLocked(uri)
 }
 
 // warmIdle sends one warm-up for w, uri's warmer, and arms the next.
@@ -122,7 +121,8 @@ func (e *Engine) warmIdle(uri string, w *warmer) {
 // forgetLocked stops uri's warm-ups for good.
 func (e *Engine) forgetLocked(uri string) {
 	if w := e.warms[uri]; w != nil {
-		e.activeLocked(uri)
+		w.stopLocked()
+		w.timer.Stop()
 		delete(e.warms, uri)
 	}
 }

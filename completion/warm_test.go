@@ -135,3 +135,35 @@ func TestNoPromptCacheStopsWarmups(t *testing.T) {
 		}
 	})
 }
+
+// A document whose last request was served without asking the model
+// (from the generation or the cache) still warms once idle: being asked
+// restarts the idle clock, whatever answered.
+func TestWarmupAfterAnAnswerFromTheGeneration(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &warmingModel{scriptedModel: scriptedModel{reply: "42"}, hold: time.Second}
+		e := warmingEngine(m, time.Minute)
+		defer e.Close()
+		doc := text.New(src)
+		e.Suggest(context.Background(), query(doc, cursor))
+		synctest.Wait()
+		time.Sleep(30 * time.Second)
+		doc = typeAt(e, doc, cursor, "4")
+		if s, _ := e.Suggest(context.Background(), query(doc, cursor+1)); s.Text != "2" {
+			t.Fatalf("typed ahead: %+v", s)
+		}
+		if n := m.requests.Load(); n != 1 {
+			t.Fatalf("%d model requests, want the typed-ahead one served without asking", n)
+		}
+		time.Sleep(59 * time.Second)
+		synctest.Wait()
+		if n := m.warmed.Load(); n != 0 {
+			t.Fatalf("%d warm-ups before the document was idle a minute since it was last asked", n)
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if n := m.warmed.Load(); n != 1 {
+			t.Fatalf("%d warm-ups a minute after the last request, want 1", n)
+		}
+	})
+}
