@@ -55,11 +55,7 @@ func TestDefinitionNames(t *testing.T) {
 func TestDefinitionsFromIndex(t *testing.T) {
 	ix, root := openFixture(t, "gomod")
 	path := filepath.Join(root, "main.go")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(data)
+	src := readFile(t, path)
 	cursor := strings.Index(src, "Price: 3") + len("Price: ")
 	in := gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix}
 	c := gather.Gather(in)
@@ -86,11 +82,7 @@ func TestDefinitionsFromIndex(t *testing.T) {
 func TestDefinitionsForWordBeingTyped(t *testing.T) {
 	ix, root := openFixture(t, "rust")
 	path := filepath.Join(root, "src", "net.rs")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := strings.Replace(string(data), "backoff(1)", "backo", 1)
+	src := strings.Replace(readFile(t, path), "backoff(1)", "backo", 1)
 	cursor := strings.Index(src, "backo") + len("backo")
 	c := gather.Gather(gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix})
 	for _, p := range c.Pieces {
@@ -149,4 +141,14 @@ func openFixture(t *testing.T, name string) (*workspace.Index, string) {
 		t.Fatal(err)
 	}
 	return ix, root
+}
+
+// readFile returns path's text.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }
