@@ -41,9 +41,7 @@ func (ix *Index) Similar(fromPath string, words []string, max int) []Snippet {
 	if max <= 0 || len(words) == 0 {
 		return nil
 	}
-	if abs, err := filepath.Abs(fromPath); err == nil {
-		fromPath = abs
-	}
+	fromPath = absPath(fromPath)
 	query := make(map[string]bool, len(words))
 	for _, w := range words {
 		query[w] = true
