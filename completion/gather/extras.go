@@ -45,7 +45,7 @@ func (g *gatherer) extras(tokens int) []Piece {
 	take := func(ps []Piece, limit int) {
 		for _, p := range ps {
 			k := key{p.Kind == "recent", p.Path, p.span.Start, ""}
-			if p.span == (syntax.Span{}) {
+			if !p.placed() {
 				k.text = p.Text
 			}
 			if p.Text == "" || p.Tokens > tokens || p.Tokens > limit || seen[k] || p.Kind == "signature" && coveredByDefinition(out, p) {
