@@ -192,10 +192,8 @@ func isDocstring(n *sitter.Node) bool {
 // fieldAll returns the text of every child of n in field.
 func (t *Tree) fieldAll(n *sitter.Node, field string) []string {
 	var out []string
-	for i := 0; i < int(n.ChildCount()); i++ {
-		if n.FieldNameForChild(i) == field {
-			out = append(out, t.content(n.Child(i)))
-		}
+	for _, c := range t.children(n, field) {
+		out = append(out, t.content(c))
 	}
 	return out
 }
