@@ -35,9 +35,7 @@ func (t *Tree) members(n *sitter.Node, parent string, out *[]Symbol) {
 	for i := 0; i < int(body.NamedChildCount()); i++ {
 		m := body.NamedChild(i)
 		doc := t.docBefore(m)
-		for m != nil && t.isWrapper(m) {
-			m = t.wrapped(m)
-		}
+		m = t.stripWrappers(m)
 		if m == nil {
 			continue
 		}
@@ -157,9 +155,7 @@ func (t *Tree) compactType(decl, typ *sitter.Node) string {
 		if t.lang.rules.comments[m.Type()] || isDocstring(m) {
 			continue
 		}
-		for m != nil && t.isWrapper(m) {
-			m = t.wrapped(m)
-		}
+		m = t.stripWrappers(m)
 		if m == nil {
 			continue
 		}
@@ -196,10 +192,8 @@ func isDocstring(n *sitter.Node) bool {
 // fieldAll returns the text of every child of n in field.
 func (t *Tree) fieldAll(n *sitter.Node, field string) []string {
 	var out []string
-	for i := 0; i < int(n.ChildCount()); i++ {
-		if n.FieldNameForChild(i) == field {
-			out = append(out, t.content(n.Child(i)))
-		}
+	for _, c := range t.children(n, field) {
+		out = append(out, t.content(c))
 	}
 	return out
 }

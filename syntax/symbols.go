@@ -60,9 +60,7 @@ func (t *Tree) collect(container *sitter.Node, parent string, out *[]Symbol) {
 	for i := 0; i < int(container.NamedChildCount()); i++ {
 		n := container.NamedChild(i)
 		doc := t.docBefore(n)
-		for n != nil && t.isWrapper(n) {
-			n = t.wrapped(n)
-		}
+		n = t.stripWrappers(n)
 		if n == nil {
 			continue
 		}
@@ -70,15 +68,17 @@ func (t *Tree) collect(container *sitter.Node, parent string, out *[]Symbol) {
 	}
 }
 
-// isWrapper reports whether n only wraps a declaration (export,
-// decorator).
-func (t *Tree) isWrapper(n *sitter.Node) bool {
-	_, ok := t.lang.rules.wrappers[n.Type()]
-	return ok
-}
-
-func (t *Tree) wrapped(n *sitter.Node) *sitter.Node {
-	return n.ChildByFieldName(t.lang.rules.wrappers[n.Type()])
+// stripWrappers returns the declaration inside n's wrappers (export,
+// decorator), n itself when it is none; nil when a wrapper holds none.
+func (t *Tree) stripWrappers(n *sitter.Node) *sitter.Node {
+	for n != nil {
+		field, ok := t.lang.rules.wrappers[n.Type()]
+		if !ok {
+			return n
+		}
+		n = n.ChildByFieldName(field)
+	}
+	return nil
 }
 
 // declaration appends the symbols node n declares.

@@ -102,9 +102,7 @@ type symRef struct {
 // it loads the disk cache, walks root, and parses every file the cache
 // does not hold unchanged. Close it when done.
 func Open(root string, opts Options) *Index {
-	if abs, err := filepath.Abs(root); err == nil {
-		root = abs
-	}
+	root = absPath(root)
 	if opts.MaxFiles <= 0 {
 		opts.MaxFiles = DefaultMaxFiles
 	}
@@ -201,9 +199,7 @@ func (ix *Index) build(ctx context.Context) {
 // readers nothing; paths outside the root or in languages wisp cannot
 // parse are ignored.
 func (ix *Index) Update(path string, src []byte) {
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
+	path = absPath(path)
 	if !ix.contains(path) || int64(len(src)) > ix.opts.MaxFileBytes {
 		return
 	}
@@ -224,9 +220,7 @@ func (ix *Index) Update(path string, src []byte) {
 
 // Remove forgets path.
 func (ix *Index) Remove(path string) {
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
+	path = absPath(path)
 	ix.texts.forget(path)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()

@@ -21,9 +21,7 @@ func (ix *Index) Members(fromPath, typeName string, max int) []Symbol {
 	if max <= 0 || typeName == "" {
 		return nil
 	}
-	if abs, err := filepath.Abs(fromPath); err == nil {
-		fromPath = abs
-	}
+	fromPath = absPath(fromPath)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	def, ok := ix.typeDefinition(fromPath, typeName)

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -15,9 +14,7 @@ func (ix *Index) ResolvePrefix(fromPath, prefix string, max int) []Symbol {
 	if max <= 0 || prefix == "" {
 		return nil
 	}
-	if abs, err := filepath.Abs(fromPath); err == nil {
-		fromPath = abs
-	}
+	fromPath = absPath(fromPath)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	var cands []candidateSym

@@ -43,9 +43,7 @@ func (ix *Index) Resolve(fromPath string, names []string, max int) []Symbol {
 	if max <= 0 || len(names) == 0 {
 		return nil
 	}
-	if abs, err := filepath.Abs(fromPath); err == nil {
-		fromPath = abs
-	}
+	fromPath = absPath(fromPath)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	tiers := ix.relatedTiers(fromPath)

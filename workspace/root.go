@@ -13,9 +13,7 @@ var rootMarkers = []string{".git", "go.mod", "package.json", "Cargo.toml", "pypr
 // setup.py; when none does, file's folder. The result is absolute when
 // file's absolute path can be known.
 func FindRoot(file string) string {
-	if abs, err := filepath.Abs(file); err == nil {
-		file = abs
-	}
+	file = absPath(file)
 	start := filepath.Dir(file)
 	for dir := start; ; {
 		for _, m := range rootMarkers {
@@ -29,4 +27,12 @@ func FindRoot(file string) string {
 		}
 		dir = parent
 	}
+}
+
+// absPath returns path made absolute, or path itself when it cannot be.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }

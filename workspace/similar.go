@@ -41,9 +41,7 @@ func (ix *Index) Similar(fromPath string, words []string, max int) []Snippet {
 	if max <= 0 || len(words) == 0 {
 		return nil
 	}
-	if abs, err := filepath.Abs(fromPath); err == nil {
-		fromPath = abs
-	}
+	fromPath = absPath(fromPath)
 	query := make(map[string]bool, len(words))
 	for _, w := range words {
 		query[w] = true
@@ -184,8 +182,7 @@ func (c *textCache) windows(path string) []window {
 	if err != nil {
 		return nil
 	}
-	c.put(path, cachedText{size: info.Size(), mtime: info.ModTime().UnixNano()}, string(data))
-	return c.files[path].windows
+	return c.put(path, cachedText{size: info.Size(), mtime: info.ModTime().UnixNano()}, string(data))
 }
 
 // setBuffer holds an editor buffer's text for path.
@@ -204,8 +201,8 @@ func (c *textCache) forget(path string) {
 }
 
 // put splits src into windows and holds them as path's, emptying the
-// cache first when it would pass its bound.
-func (c *textCache) put(path string, t cachedText, src string) {
+// cache first when it would pass its bound. It returns the windows.
+func (c *textCache) put(path string, t cachedText, src string) []window {
 	t.windows, t.bytes = splitWindows(src), len(src)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -221,6 +218,7 @@ func (c *textCache) put(path string, t cachedText, src string) {
 	}
 	c.files[path] = t
 	c.bytes += t.bytes
+	return t.windows
 }
 
 // splitWindows cuts src into windows of windowLines lines, one every

@@ -1,9 +1,13 @@
 package workspace_test
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wisp-lsp/wisp/workspace"
 )
 
 // Similar finds, in the files related to the cursor's, the windows whose
@@ -32,5 +36,27 @@ func TestSimilar(t *testing.T) {
 	}
 	if got := ix.Similar(from, []string{"nothingLikeThis"}, 3); len(got) != 0 {
 		t.Errorf("a query nothing shares gave %+v", got)
+	}
+}
+
+// A related file changed on disk without the index being told (a client
+// that does not watch files) is read again, not served from the cache.
+func TestSimilarRereadsChangedFile(t *testing.T) {
+	root := copyTree(t, "gomod")
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	t.Cleanup(func() { ix.Close() })
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	from, item := filepath.Join(root, "cart", "cart.go"), filepath.Join(root, "cart", "item.go")
+	if got := ix.Similar(from, []string{"Item", "SKU", "Price"}, 3); len(got) == 0 || got[0].Path != item {
+		t.Fatalf("Similar gave %+v, want item.go first", got)
+	}
+	if err := os.WriteFile(item, []byte("package cart\n\n// Refund returns the amount.\nfunc Refund(amount int) int { return amount }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := ix.Similar(from, []string{"Refund", "amount"}, 3)
+	if len(got) == 0 || !strings.Contains(got[0].Text, "func Refund") {
+		t.Fatalf("after the disk change, Similar gave %+v, want item.go's new Refund", got)
 	}
 }

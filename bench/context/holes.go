@@ -4,6 +4,8 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/wisp-lsp/wisp/text"
 )
 
 // file is one source file of a workspace, read once.
@@ -12,40 +14,12 @@ type file struct {
 	Rel  string
 	Src  string
 	Mask []byte // classify(lang, Src)
-	// lines holds the byte offset of each line's start.
-	lines []int
+	// lines indexes Src's lines, as the server's documents do.
+	lines *text.Text
 }
 
 func newFile(lang, rel, src string) *file {
-	f := &file{Rel: rel, Src: src, Mask: classify(lang, src), lines: []int{0}}
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			f.lines = append(f.lines, i+1)
-		}
-	}
-	return f
-}
-
-// lineEnd returns the offset of line l's end, before its newline.
-func (f *file) lineEnd(l int) int {
-	if l+1 < len(f.lines) {
-		return f.lines[l+1] - 1
-	}
-	return len(f.Src)
-}
-
-// lineOf returns the line holding offset off.
-func (f *file) lineOf(off int) int {
-	lo, hi := 0, len(f.lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if f.lines[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
+	return &file{Rel: rel, Src: src, Mask: classify(lang, src), lines: text.New(src)}
 }
 
 // hole is one benchmark case: a cursor in a file and the true continuation
@@ -86,8 +60,8 @@ func holes(lang string, f *file, seed uint64, n int) []hole {
 	h.Write([]byte(f.Rel))
 	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
 	var candidates []int // lines whose first non-blank byte is code
-	for l := range f.lines {
-		start, end := f.lines[l], f.lineEnd(l)
+	for l := range f.lines.LineCount() {
+		start, end := f.lines.LineStart(l), f.lines.LineEnd(l)
 		i := start
 		for i < end && (f.Src[i] == ' ' || f.Src[i] == '\t') {
 			i++
@@ -103,7 +77,7 @@ func holes(lang string, f *file, seed uint64, n int) []hole {
 	seen := make(map[int]bool)
 	for try := 0; try < 8*n && len(out) < n; try++ {
 		l := candidates[rng.IntN(len(candidates))]
-		start, end := f.lines[l], f.lineEnd(l)
+		start, end := f.lines.LineStart(l), f.lines.LineEnd(l)
 		content := start
 		for content < end && (f.Src[content] == ' ' || f.Src[content] == '\t') {
 			content++
@@ -137,9 +111,9 @@ func holes(lang string, f *file, seed uint64, n int) []hole {
 // cut makes the hole at cursor: the continuation is the rest of its line
 // and the next continuationLines lines. Its Targets may be empty.
 func cut(lang string, f *file, cursor int, kind string) hole {
-	l := f.lineOf(cursor)
-	hl := hole{File: f, Cursor: cursor, End: f.lineEnd(min(l+continuationLines, len(f.lines)-1)), Kind: kind}
-	hl.Targets = targets(lang, f, hl.Cursor, hl.End, f.lines[max(0, l-beforeLines)])
+	l := f.lines.LineOf(cursor)
+	hl := hole{File: f, Cursor: cursor, End: f.lines.LineEnd(min(l+continuationLines, f.lines.LineCount()-1)), Kind: kind}
+	hl.Targets = targets(lang, f, hl.Cursor, hl.End, f.lines.LineStart(max(0, l-beforeLines)))
 	hl.Selected = make(map[string]bool)
 	for _, w := range words(f.Src, f.Mask, hl.Cursor, hl.End) {
 		if w.start > 0 && f.Src[w.start-1] == '.' || w.start > 1 && f.Src[w.start-2:w.start] == "::" {

@@ -140,7 +140,7 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 			defs[d.Name] = append(defs[d.Name], d)
 		}
 		vocab.add(f.Src)
-		if (c.Sub == "" || strings.HasPrefix(rel, c.Sub+"/")) && !generated(f.Src) && len(f.lines) >= minFileLines {
+		if (c.Sub == "" || strings.HasPrefix(rel, c.Sub+"/")) && !generated(f.Src) && f.lines.LineCount() >= minFileLines {
 			eligible = append(eligible, f)
 		}
 	}
@@ -167,8 +167,8 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 			m.holes++
 			fmt.Fprintf(r.digest, "%s\t%s\t%d\t%s\n", c.Name, f.Rel, hl.Cursor, hl.Kind)
 			if cursors != nil {
-				l := f.lineOf(hl.Cursor)
-				fmt.Fprintf(cursors, "%s\t%s\t%d:%d\t%s\t%s\n", c.Name, f.Rel, l+1, hl.Cursor-f.lines[l]+1, hl.Kind, strings.Join(hl.Targets, " "))
+				l := f.lines.LineOf(hl.Cursor)
+				fmt.Fprintf(cursors, "%s\t%s\t%d:%d\t%s\t%s\n", c.Name, f.Rel, l+1, hl.Cursor-f.lines.LineStart(l)+1, hl.Kind, strings.Join(hl.Targets, " "))
 			}
 			scoreHole(r, ws, defs, vocab, hl, o.budgets)
 		}

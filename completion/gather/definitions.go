@@ -107,7 +107,7 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		if len(s.Signature) > typeBytes {
 			s.Signature = clipMembers(s.Signature, typeBytes)
 		}
-		p := newPiece("definition", definitionWhy(s), s.Path, renderSymbol(s, comment), syntax.Span{})
+		p := newPiece("definition", definitionWhy(s), s.Path, renderSymbol(s, comment), g.placeOf(s))
 		if p.Tokens > tokens {
 			continue
 		}
@@ -236,6 +236,16 @@ func commentPrefix(tree *syntax.Tree, path string) string {
 		return "# "
 	}
 	return "// "
+}
+
+// placeOf returns the line s is defined on when that is in the current
+// buffer, so that a window grown over the line drops the piece; the zero
+// Span (no place) otherwise.
+func (g *gatherer) placeOf(s workspace.Symbol) syntax.Span {
+	if !sameFile(s.Path, g.in.Path) || s.Line < 0 || s.Line >= g.doc.LineCount() {
+		return syntax.Span{}
+	}
+	return syntax.Span{Start: g.doc.LineStart(s.Line), End: g.doc.LineEnd(s.Line)}
 }
 
 func sameFile(a, b string) bool {

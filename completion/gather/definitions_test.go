@@ -2,6 +2,7 @@ package gather_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,11 +56,7 @@ func TestDefinitionNames(t *testing.T) {
 func TestDefinitionsFromIndex(t *testing.T) {
 	ix, root := openFixture(t, "gomod")
 	path := filepath.Join(root, "main.go")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(data)
+	src := readFile(t, path)
 	cursor := strings.Index(src, "Price: 3") + len("Price: ")
 	in := gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix}
 	c := gather.Gather(in)
@@ -86,11 +83,7 @@ func TestDefinitionsFromIndex(t *testing.T) {
 func TestDefinitionsForWordBeingTyped(t *testing.T) {
 	ix, root := openFixture(t, "rust")
 	path := filepath.Join(root, "src", "net.rs")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := strings.Replace(string(data), "backoff(1)", "backo", 1)
+	src := strings.Replace(readFile(t, path), "backoff(1)", "backo", 1)
 	cursor := strings.Index(src, "backo") + len("backo")
 	c := gather.Gather(gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix})
 	for _, p := range c.Pieces {
@@ -149,4 +142,57 @@ func openFixture(t *testing.T, name string) (*workspace.Index, string) {
 		t.Fatal(err)
 	}
 	return ix, root
+}
+
+// readFile returns path's text.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// ownFile is a Resolver that finds every name defined in the file asked
+// from, on line.
+type ownFile struct{ line int }
+
+func (r ownFile) Resolve(from string, names []string, max int) []workspace.Symbol {
+	return []workspace.Symbol{{Name: "farAway", Kind: "func", Path: from, Line: r.line, Signature: "func farAway(x int) int"}}
+}
+
+// A definition in the cursor's own file, far below the window, is shown
+// even when the window starts at the file's start; once the window shows
+// its line, it is not shown twice.
+func TestDefinitionInOwnFileBelowWindow(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package p\n\nfunc main() {\n\tfarAway(1)\n}\n")
+	for i := range 400 {
+		fmt.Fprintf(&b, "func filler%d() { println(\"some filler text here\") }\n", i)
+	}
+	line := strings.Count(b.String(), "\n")
+	b.WriteString("func farAway(x int) int { return x }\n")
+	src := b.String()
+	cursor := strings.Index(src, "farAway(1)") + len("farAway(1)")
+	count := func(c gather.Context) int {
+		n := 0
+		for _, p := range c.Pieces {
+			if p.Kind == "definition" && p.Text == "func farAway(x int) int" {
+				n++
+			}
+		}
+		return n
+	}
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "/w/p.go", src), Cursor: cursor, Budget: 1000, Workspace: ownFile{line}})
+	if c.PrefixStart != 0 || c.SuffixEnd >= strings.Index(src, "func farAway") {
+		t.Fatalf("window [%d, %d) of %d: want it from the start, short of farAway", c.PrefixStart, c.SuffixEnd, len(src))
+	}
+	if count(c) != 1 {
+		t.Fatalf("farAway's definition shown %d times in %+v, want once", count(c), c.Pieces)
+	}
+	c = gather.Gather(gather.Input{Buffer: buffer(t, "/w/p.go", src), Cursor: cursor, Budget: 20000, Workspace: ownFile{line}})
+	if c.SuffixEnd != len(src) || count(c) != 0 {
+		t.Fatalf("with the whole file in the window, farAway's definition shown %d times", count(c))
+	}
 }

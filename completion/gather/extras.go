@@ -33,18 +33,19 @@ func (g *gatherer) extras(tokens int) []Piece {
 	var out []Piece
 	// key names what a piece shows: a recent edit, or the code starting
 	// at an offset of a file (a signature and a type declaration of one
-	// definition are the same thing twice).
+	// definition are the same thing twice); a piece with no place in a
+	// buffer (a workspace definition, similar code) is named by its text.
 	type key struct {
 		recent bool
 		path   string
 		start  int
-		text   string // for pieces with no place in a buffer (workspace definitions)
+		text   string
 	}
 	seen := make(map[key]bool)
 	take := func(ps []Piece, limit int) {
 		for _, p := range ps {
 			k := key{p.Kind == "recent", p.Path, p.span.Start, ""}
-			if p.Kind == "definition" || p.Kind == "similar" {
+			if !p.placed() {
 				k.text = p.Text
 			}
 			if p.Text == "" || p.Tokens > tokens || p.Tokens > limit || seen[k] || p.Kind == "signature" && coveredByDefinition(out, p) {

@@ -85,9 +85,13 @@ type Piece struct {
 	// Tokens is Estimate(Text).
 	Tokens int `json:"tokens"`
 	// span is where Text lies in its buffer; for "recent" pieces, the
-	// edited lines.
+	// edited lines; the zero Span for pieces with no place in a buffer
+	// (workspace definitions from other files, similar code).
 	span syntax.Span
 }
+
+// placed reports whether p has a place in a buffer (a non-zero span).
+func (p Piece) placed() bool { return p.span != syntax.Span{} }
 
 // extrasShare is the most of the budget, in percent, that pieces other
 // than the window around the cursor may take; what they leave goes to the
@@ -197,11 +201,11 @@ func newPiece(kind, why, path, text string, span syntax.Span) Piece {
 }
 
 // dropCovered removes the pieces of the current buffer that the window
-// now shows whole.
+// now shows whole; a piece with no place is never shown by it.
 func (g *gatherer) dropCovered(ps []Piece) []Piece {
 	out := ps[:0]
 	for _, p := range ps {
-		if p.Path == g.in.Path && p.Kind != "recent" && p.span.Start >= g.prefixStart && p.span.End <= g.suffixEnd {
+		if p.Path == g.in.Path && p.Kind != "recent" && p.placed() && p.span.Start >= g.prefixStart && p.span.End <= g.suffixEnd {
 			continue
 		}
 		out = append(out, p)

@@ -1,7 +1,6 @@
 package gather_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,11 +14,7 @@ import (
 func TestSimilarCodeInContext(t *testing.T) {
 	ix, root := openFixture(t, "gomod")
 	path := filepath.Join(root, "main.go")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(data)
+	src := readFile(t, path)
 	cursor := strings.Index(src, "fmt.Println")
 	c := gather.Gather(gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ix})
 	for _, p := range c.Pieces {
