@@ -516,4 +516,8 @@ func modelDownIsQuiet(t *testing.T, bin string) {
 	if back != 1 || len(said) > 2 {
 		t.Errorf("after the model came back the user was told:\n%s\nwant one message that it is down and one that it is back", strings.Join(said, "\n"))
 	}
+	// Quiet is not silent: the outage itself was said, before the return.
+	if len(said) != 2 || strings.Contains(said[0], "back") {
+		t.Errorf("the user was told:\n%s\nwant first that the model is down, then that it is back", strings.Join(said, "\n"))
+	}
 }
