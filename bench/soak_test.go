@@ -22,6 +22,7 @@ import (
 	"github.com/wisp-lsp/wisp/completion"
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/lsp"
+	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/transport"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
@@ -139,7 +140,7 @@ func soak(b *testing.B, keys int) soakResult {
 		for !utf8.RuneStart(full[at]) {
 			at++
 		}
-		if err := c.Open(ctx, uri, languageOf(path), full[:at]); err != nil {
+		if err := c.Open(ctx, uri, syntax.Detect("", path).Name(), full[:at]); err != nil {
 			b.Fatal(err)
 		}
 		for at < len(full) && k < keys {
@@ -187,12 +188,12 @@ func soak(b *testing.B, keys int) soakResult {
 		b.Fatal(err)
 	}
 	mst := ms.Stats()
-	slices.Sort(lat)
-	r := soakResult{p50: quantile(lat, 0.50), p99: quantile(lat, 0.99), lspErrors: lspErrors}
+	d := summarize(lat)
+	r := soakResult{p50: d.P50, p99: d.P99, lspErrors: lspErrors}
 	fmt.Printf("\nkeys %d (%d awaited, %d cancelled by the next key) in %.0f s; model requests %d, faults injected %d, engine failures %d, wisp/status changes %d\n",
 		keys, len(lat), cancelled, time.Since(start).Seconds(), mst.Requests, mst.Requests/soakFaultEvery, st.Failures, statuses.Load())
 	fmt.Printf("awaited keys: %d with ghost text, %d LSP errors, %d unanswered after 10 s; per key p50 %.2f ms, p99 %.2f ms, max %.0f ms\n",
-		shown, lspErrors, timeouts, r.p50, r.p99, lat[len(lat)-1])
+		shown, lspErrors, timeouts, r.p50, r.p99, slices.Max(lat))
 	fmt.Printf("status at the end: %s\n", recovered)
 	if lspErrors > 0 || timeouts > 0 {
 		b.Errorf("%d LSP errors and %d unanswered requests: failures must answer empty", lspErrors, timeouts)
@@ -229,25 +230,6 @@ func recoverAfter(ctx context.Context, b *testing.B, c *client.Client, backend *
 	}
 	b.Errorf("the model did not come back within 10 s of the run's end")
 	return "UNRECOVERED"
-}
-
-func quantile(sorted []float64, q float64) float64 {
-	if len(sorted) == 0 {
-		return 0
-	}
-	return sorted[int(q*float64(len(sorted)-1))]
-}
-
-func languageOf(path string) string {
-	switch filepath.Ext(path) {
-	case ".py":
-		return "python"
-	case ".ts":
-		return "typescript"
-	case ".rs":
-		return "rust"
-	}
-	return "go"
 }
 
 // rssMB reads this process's resident set (VmRSS) in MB.

@@ -18,6 +18,8 @@ const goSource = "package main\n\nfunc main() {\n\t\n}\n"
 // Canned model replies shared by the editor tests.
 var (
 	completeHello = reply{PrefixEndsWith: "hello", Text: "_world()"}
+	// longHello is long enough to arrive in several streamed pieces.
+	longHello     = reply{PrefixEndsWith: "hello", Text: `_world("streamed to the editor token by token")`}
 	renameToGreet = reply{
 		InstructionContains: "rename hello_world to greet",
 		Text:                "```go\nfunc main() {\n\tgreet()\n}\n```",
@@ -364,7 +366,7 @@ func nvim012(t *testing.T) string {
 
 func TestNeovim012InlineCompletion(t *testing.T) {
 	bin := nvim012(t)
-	long := reply{PrefixEndsWith: "hello", Text: `_world("streamed to the editor token by token")`}
+	long := longHello
 	ms := startModelServer(t, []reply{long, renameToGreet}, measured)
 	n := startNvim(t, bin, ms, false)
 	if v := n.expr(`has("nvim-0.12")`); v != "1" {
@@ -421,7 +423,7 @@ func TestNeovim012BuiltinInlineCompletion(t *testing.T) {
 func TestNeovim07StreamedGhostText(t *testing.T) {
 	bin := "/usr/bin/nvim"
 	requireFiles(t, "Neovim 0.7.2", bin)
-	long := reply{PrefixEndsWith: "hello", Text: `_world("streamed to the editor token by token")`}
+	long := longHello
 	// Slow enough that several partial updates are drawn before the end.
 	ms := startModelServer(t, []reply{long, renameToGreet}, pace{rate: 25, ttft: measured.ttft, delay: measured.delay})
 	n := startNvim(t, bin, ms, false)
@@ -513,5 +515,9 @@ func modelDownIsQuiet(t *testing.T, bin string) {
 	}
 	if back != 1 || len(said) > 2 {
 		t.Errorf("after the model came back the user was told:\n%s\nwant one message that it is down and one that it is back", strings.Join(said, "\n"))
+	}
+	// Quiet is not silent: the outage itself was said, before the return.
+	if len(said) != 2 || strings.Contains(said[0], "back") {
+		t.Errorf("the user was told:\n%s\nwant first that the model is down, then that it is back", strings.Join(said, "\n"))
 	}
 }

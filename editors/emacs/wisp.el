@@ -154,8 +154,8 @@ back, never on every keystroke: wisp sends a status with each request."
 
 (defun wisp-mode-line ()
   "A short word for the mode line: empty while the model works."
-  (cond ((member wisp-status '(nil "idle" "ready" "starting")) "")
-        ((equal wisp-status "generating") " wisp…")
+  (cond ((equal wisp-status "generating") " wisp…")
+        ((or (null wisp-status) (member wisp-status wisp--healthy-states)) "")
         (t (format " wisp:%s" wisp-status))))
 
 (add-to-list 'mode-line-misc-info '(:eval (wisp-mode-line)) t)

@@ -76,8 +76,9 @@ end
 local healthy = { idle = true, generating = true, ready = true, starting = true }
 local neutral = { generating = true }
 
--- health is "ok" or "problem": what the user was last told (or assumed).
-local health = "ok"
+-- told_problem: the user was last told that the model is unavailable
+-- (false until then: a working model is assumed).
+local told_problem = false
 
 -- say shows msg on one line of the command line, cut to fit, so that it
 -- never wraps into a "Press ENTER" prompt that would swallow a keystroke.
@@ -96,10 +97,10 @@ M.say = say
 -- announce tells the user msg when the model's health changes to problem
 -- (true) or back to working (false), and nothing otherwise.
 local function announce(problem, msg)
-  if problem == (health == "problem") then
+  if problem == told_problem then
     return
   end
-  health = problem and "problem" or "ok"
+  told_problem = problem
   vim.schedule(function()
     if problem then
       say(msg, "WarningMsg")

@@ -1,0 +1,99 @@
+package editors
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestNeovim012InTmux follows editors/README.md's Neovim steps as a person
+// does: Neovim 0.12.4 in a terminal, an init.lua with the two lines the
+// README gives (the model in init_options), `nvim main.go`, "hello" typed
+// in insert mode; the ghost text must show on screen in a colour of its
+// own, and <Tab> must make it real text. The other Neovim tests drive
+// Neovim headless over RPC; this one reads what a person would see.
+func TestNeovim012InTmux(t *testing.T) {
+	bin := nvim012(t)
+	requireFiles(t, "tmux", "/usr/bin/tmux")
+	ms := startModelServer(t, []reply{completeHello}, measured)
+
+	dir := t.TempDir()
+	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
+	config := filepath.Join(home, ".config", "nvim")
+	for _, d := range []string{config, proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// README steps 1 and 2, with the model server as the model.
+	initLua := fmt.Sprintf(`vim.opt.rtp:append([==[%s]==])
+require("wisp").setup{ init_options = { model = { provider = "openai-ws", endpoint = [==[%s]==], model = "test" } } }
+`, repoFile(t, "nvim"), ms.endpoint())
+	if err := os.WriteFile(filepath.Join(config, "init.lua"), []byte(initLua), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(proj, "main.go")
+	if err := os.WriteFile(file, []byte(goSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		"HOME=" + home,
+		"TERM=xterm-256color",
+		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
+	}
+	env = append(env, wispLogEnv(t, dir)...)
+	s := startTmux(t, proj, env, bin, "main.go")
+	// Ready when Neovim says its wisp client is initialized.
+	deadline := time.Now().Add(30 * time.Second)
+	for up := false; !up; {
+		if time.Now().After(deadline) {
+			t.Fatalf("wisp never came up in Neovim:\n%s", s.screen(false))
+		}
+		s.keys("Escape")
+		s.text(`:lua print(((vim.lsp.get_clients({ name = "wisp" })[1] or {}).initialized and "wisp" or "not") .. "-up")`)
+		s.keys("Enter")
+		for wait := time.Now().Add(time.Second); !up && time.Now().Before(wait); {
+			up = strings.Contains(s.screen(false), "wisp-up")
+		}
+	}
+
+	// README step 3: type in insert mode; ghost text appears; Tab accepts.
+	s.keys("4G", "A")
+	s.text("hello")
+	shown := s.waitScreen(20*time.Second, "hello_world()")
+	t.Logf("keystroke → ghost text on screen: %.0f ms (model: %v to the first token, %v each way; screen read by tmux capture-pane)",
+		float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
+	if line := screenLine(s.screen(true), "_world()"); !strings.Contains(line, "hello\x1b[") {
+		t.Errorf("the ghost text is drawn like the code before it: %q", line)
+	}
+	if data, _ := os.ReadFile(file); strings.Contains(string(data), "_world") {
+		t.Fatal("the ghost text reached the file before it was accepted")
+	}
+	s.keys("Tab")
+	// The accept is scheduled, and <Esc> before it would abort it: wait
+	// until the text is real (no colour change inside it).
+	// (Only the name: Neovim highlights the matching brackets.)
+	waitFor(t, 10*time.Second, "hello_world drawn as text after <Tab>", func() (bool, string) {
+		line := screenLine(s.screen(true), "_world")
+		return strings.Contains(line, "hello_world"), line
+	})
+	s.keys("Escape")
+	s.text(":w")
+	s.keys("Enter")
+	waitFor(t, 10*time.Second, "main.go saved with the accepted text", func() (bool, string) {
+		data, _ := os.ReadFile(file)
+		lines := strings.Split(string(data), "\n")
+		return len(lines) > 3 && lines[3] == "\thello_world()", string(data)
+	})
+	// Quit as a person does, so that Neovim has written its state in HOME
+	// before the test removes it.
+	s.text(":qa")
+	s.keys("Enter")
+	waitFor(t, 10*time.Second, "Neovim quits", func() (bool, string) {
+		out, err := s.run("has-session", "-t", "editor")
+		return err != nil, out
+	})
+}
