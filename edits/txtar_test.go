@@ -113,18 +113,13 @@ func pipeline(doc *text.Text, tree *syntax.Tree, start, end int, instruction, na
 	if err != nil {
 		return nil, "", err
 	}
-	req := BuildRequest(doc, tree, region, instruction, name, "")
-	got["want-region"] = req.Prefix
-	m := &fakeModel{reply: reply}
-	res, err := m.Generate(context.Background(), req, func(string) {})
+	got["want-region"] = doc.String()[region.Start:region.End]
+	edits, err := Rewrite(context.Background(), &fakeModel{reply: reply}, Quick{
+		Doc: doc, Tree: tree, Region: region, Instruction: instruction, Path: name,
+	})
 	if err != nil {
 		return nil, "", err
 	}
-	code, err := ExtractCode(res.Text)
-	if err != nil {
-		return nil, "", err
-	}
-	edits := Shift(Diff(req.Prefix, Conform(req.Prefix, code)), region.Start)
 	out, err := Apply(doc.String(), edits)
 	return edits, out, err
 }
