@@ -190,7 +190,7 @@ func TestUnknownMethodAndBadParams(t *testing.T) {
 func TestMalformedJSONGetsParseErrorAndServerStaysUp(t *testing.T) {
 	e := startServer(t, echoModel{}, config.Default())
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{` // cut short
-	if _, err := fmt.Fprintf(e.raw, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	if err := e.WriteFrame([]byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	// The parse error reply has a null id and reaches no call waiter; the
