@@ -195,7 +195,7 @@ func (c *Case) Golden(name, got string, form Form, without ...string) error {
 	}
 	for _, w := range without {
 		if _, ok := c.sections[w]; ok {
-			return fmt.Errorf("%s: got a %s, want the case's %s section (%w)", c.Name, name, w, ErrMismatch)
+			return fmt.Errorf("got %s %q where the case has a %s section: the result %w (-update rewrites it)", name, got, w, ErrMismatch)
 		}
 	}
 	if want := c.sections[name]; got != want {
