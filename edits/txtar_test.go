@@ -2,7 +2,6 @@ package edits
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -97,13 +96,11 @@ func pipeline(doc *text.Text, tree *syntax.Tree, start, end int, instruction, na
 	return req.Prefix, edits, out, err
 }
 
-// formatEdits renders edits as "L:C-L:C \"text\"" lines, 1-based, byte
-// columns, positions in doc.
+// formatEdits renders edits as the want-edits golden.
 func formatEdits(doc *text.Text, edits []Edit) string {
-	var b strings.Builder
-	for _, e := range edits {
-		s, en := doc.Point(e.Start), doc.Point(e.End)
-		fmt.Fprintf(&b, "%d:%d-%d:%d %q\n", s.Row+1, s.Column+1, en.Row+1, en.Column+1, e.Text)
+	out := make([]marker.Edit, len(edits))
+	for i, e := range edits {
+		out[i] = marker.Edit{Start: e.Start, End: e.End, Text: e.Text}
 	}
-	return b.String()
+	return marker.FormatEdits(doc.String(), out)
 }

@@ -6,6 +6,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/wisp-lsp/wisp/edits"
 	"github.com/wisp-lsp/wisp/marker"
 )
 
@@ -77,11 +78,15 @@ func runEdit(t *testing.T, c *marker.Case) {
 		}
 		return
 	}
-	result, err := apply(s.doc.String(), es)
+	applied := make([]edits.Edit, len(es))
+	for i, e := range es {
+		applied[i] = edits.Edit{Start: e.Start, End: e.End, Text: e.Text}
+	}
+	result, err := edits.Apply(s.doc.String(), applied)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Golden("want-edits", format(s.doc, es), marker.Exact, "want-error"); err != nil {
+	if err := c.Golden("want-edits", marker.FormatEdits(s.doc.String(), es), marker.Exact, "want-error"); err != nil {
 		t.Error(err)
 	}
 	if err := c.Golden("want", result, marker.Text, "want-error"); err != nil {

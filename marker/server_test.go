@@ -168,11 +168,11 @@ func (s *session) complete(cursor int) (got string, ok bool, err error) {
 
 // edit runs the quick edit of [start, end) and returns the edits the
 // server applied, or the error it showed.
-func (s *session) edit(start, end int, instruction string) ([]edit, error) {
+func (s *session) edit(start, end int, instruction string) ([]marker.Edit, error) {
 	if err := s.QuickEdit(s.ctx(), s.uri, start, end, instruction); err != nil {
 		return nil, err
 	}
-	var out []edit
+	var out []marker.Edit
 	for _, raw := range s.Requests("workspace/applyEdit") {
 		es, err := parseApplyEdit(s.doc, s.uri, raw)
 		if err != nil {
@@ -195,15 +195,9 @@ func (s *session) edit(start, end int, instruction string) ([]edit, error) {
 	return nil, nil // the edit changed nothing
 }
 
-// edit is one text edit in bytes of the document it was made for.
-type edit struct {
-	start, end int
-	text       string
-}
-
 // parseApplyEdit reads a workspace/applyEdit's edits to uri, in the
 // utf-8 positions the client negotiated.
-func parseApplyEdit(doc *text.Text, uri string, raw json.RawMessage) ([]edit, error) {
+func parseApplyEdit(doc *text.Text, uri string, raw json.RawMessage) ([]marker.Edit, error) {
 	type textEdit struct {
 		Range   text.Range `json:"range"`
 		NewText string     `json:"newText"`
@@ -228,43 +222,13 @@ func parseApplyEdit(doc *text.Text, uri string, raw json.RawMessage) ([]edit, er
 			tes = append(tes, dc.Edits...)
 		}
 	}
-	var out []edit
+	var out []marker.Edit
 	for _, te := range tes {
 		start, end, err := doc.Span(te.Range, text.UTF8)
 		if err != nil {
 			return nil, fmt.Errorf("edit range %+v: %w", te.Range, err)
 		}
-		out = append(out, edit{start, end, te.NewText})
+		out = append(out, marker.Edit{Start: start, End: end, Text: te.NewText})
 	}
 	return out, nil
-}
-
-// apply applies non-overlapping edits to src, as an editor does: all
-// positions refer to src.
-func apply(src string, es []edit) (string, error) {
-	es = slices.Clone(es)
-	slices.SortStableFunc(es, func(a, b edit) int { return a.start - b.start })
-	var b strings.Builder
-	at := 0
-	for _, e := range es {
-		if e.start < at || e.end < e.start || e.end > len(src) {
-			return "", fmt.Errorf("edits overlap or leave the document: %d-%d after %d", e.start, e.end, at)
-		}
-		b.WriteString(src[at:e.start])
-		b.WriteString(e.text)
-		at = e.end
-	}
-	b.WriteString(src[at:])
-	return b.String(), nil
-}
-
-// format renders edits as "L:C-L:C \"text\"" lines, 1-based, byte
-// columns, positions in doc.
-func format(doc *text.Text, es []edit) string {
-	var b strings.Builder
-	for _, e := range es {
-		s, en := doc.Point(e.start), doc.Point(e.end)
-		fmt.Fprintf(&b, "%d:%d-%d:%d %q\n", s.Row+1, s.Column+1, en.Row+1, en.Column+1, e.text)
-	}
-	return b.String()
 }
