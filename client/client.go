@@ -49,15 +49,20 @@ type Options struct {
 	OnNotification func(method string, params json.RawMessage)
 	// ApplyEdit answers workspace/applyEdit; nil refuses every edit.
 	ApplyEdit func(params json.RawMessage) bool
-	// Record keeps every notification and every request the server
-	// sends, for Messages, Requests and Await.
+	// Record keeps every notification, request and response the server
+	// sends, for Messages, Notifications, Requests, AwaitResponse and
+	// Await.
 	Record bool
 }
 
 // New starts a client over rwc (the server's stdio, or a pipe).
 func New(rwc io.ReadWriteCloser, opts Options) *Client {
-	c := &Client{conn: jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc)), rwc: rwc, opts: opts,
-		docs: map[string]*doc{}, changed: make(chan struct{})}
+	c := &Client{rwc: rwc, opts: opts, docs: map[string]*doc{}, changed: make(chan struct{})}
+	stream := jsonrpc2.NewHeaderStream(rwc)
+	if opts.Record {
+		stream = recorder{stream, c}
+	}
+	c.conn = jsonrpc2.NewConn(stream)
 	c.conn.Go(context.Background(), c.handle)
 	return c
 }
@@ -104,15 +109,9 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	id, err := c.conn.Call(ctx, method, params, &raw)
 	if err != nil {
 		if ctx.Err() != nil && id.IsValid() {
-			var wire any
-			if n, ok := id.Number(); ok {
-				wire = n
-			} else {
-				wire, _ = id.StringValue()
-			}
 			// Best effort: the connection may be closing, and then there is
 			// nothing left to cancel.
-			_ = c.conn.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": wire})
+			_ = c.conn.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": wireID(id)})
 		}
 		return fmt.Errorf("%s: %w", method, err)
 	}

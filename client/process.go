@@ -57,14 +57,13 @@ func (p *Process) Signal(sig os.Signal) error { return p.cmd.Process.Signal(sig)
 // Done is closed when the process has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
-// ExitCode is the process's exit code, -1 while it runs or if a signal
-// ended it.
-func (p *Process) ExitCode() int {
+// State is the exited process's state; nil while it runs.
+func (p *Process) State() *os.ProcessState {
 	select {
 	case <-p.done:
-		return p.cmd.ProcessState.ExitCode()
+		return p.cmd.ProcessState
 	default:
-		return -1
+		return nil
 	}
 }
 
