@@ -35,6 +35,9 @@ type Client struct {
 	log []Message
 	// changed is closed and replaced whenever log grows; never nil.
 	changed chan struct{}
+	// enc is the position encoding the server chose at initialize
+	// (UTF-16, the protocol's default, until then).
+	enc text.Encoding
 }
 
 type doc struct {
@@ -49,6 +52,9 @@ type Options struct {
 	OnNotification func(method string, params json.RawMessage)
 	// ApplyEdit answers workspace/applyEdit; nil refuses every edit.
 	ApplyEdit func(params json.RawMessage) bool
+	// PositionEncodings are the encodings Initialize offers, most wanted
+	// first; nil offers utf-8 and utf-16. VS Code offers only utf-16.
+	PositionEncodings []string
 	// Record keeps every notification, request and response the server
 	// sends, for Messages, Notifications, Requests, AwaitResponse and
 	// Await.

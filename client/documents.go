@@ -17,8 +17,8 @@ func (c *Client) Open(ctx context.Context, uri, languageID, content string) erro
 }
 
 // Replace replaces bytes [start, end) of the open document uri with s,
-// sending one incremental change in utf-8 positions (the encoding
-// Initialize offers first). It returns the new version.
+// sending one incremental change in the negotiated encoding's positions.
+// It returns the new version.
 func (c *Client) Replace(ctx context.Context, uri string, start, end int, s string) (int, error) {
 	c.mu.Lock()
 	d := c.docs[uri]
@@ -26,7 +26,7 @@ func (c *Client) Replace(ctx context.Context, uri string, start, end int, s stri
 		c.mu.Unlock()
 		return 0, fmt.Errorf("%s is not open", uri)
 	}
-	r, err := d.text.RangeOf(start, end, text.UTF8)
+	r, err := d.text.RangeOf(start, end, c.enc)
 	if err != nil {
 		c.mu.Unlock()
 		return 0, err

@@ -9,13 +9,18 @@ import (
 )
 
 // Initialize runs the handshake with the given initializationOptions, as a
-// client that offers utf-8 and utf-16 and supports inline completion.
+// client that offers Options.PositionEncodings and supports inline
+// completion.
 func (c *Client) Initialize(ctx context.Context, options any) (json.RawMessage, error) {
+	encodings := c.opts.PositionEncodings
+	if encodings == nil {
+		encodings = []string{"utf-8", "utf-16"}
+	}
 	params := map[string]any{
 		"processId":  nil,
 		"clientInfo": map[string]any{"name": "wisp-client"},
 		"capabilities": map[string]any{
-			"general":      map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}},
+			"general":      map[string]any{"positionEncodings": encodings},
 			"textDocument": map[string]any{"inlineCompletion": map[string]any{"dynamicRegistration": false}},
 			"workspace":    map[string]any{"workspaceEdit": map[string]any{"documentChanges": true}},
 			"window":       map[string]any{"workDoneProgress": true},
@@ -26,13 +31,36 @@ func (c *Client) Initialize(ctx context.Context, options any) (json.RawMessage, 
 }
 
 // InitializeWith runs the handshake with params as they are (a real
-// editor's initialize params, say) and returns the result.
+// editor's initialize params, say) and returns the result. From then on
+// the client's positions are in the encoding the server chose.
 func (c *Client) InitializeWith(ctx context.Context, params any) (json.RawMessage, error) {
 	var res json.RawMessage
 	if err := c.Call(ctx, "initialize", params, &res); err != nil {
 		return nil, err
 	}
+	var chosen struct {
+		Capabilities struct {
+			PositionEncoding string `json:"positionEncoding"`
+		} `json:"capabilities"`
+	}
+	if err := json.Unmarshal(res, &chosen); err != nil {
+		return nil, fmt.Errorf("initialize result %s: %w", res, err)
+	}
+	enc, ok := text.ParseEncoding(chosen.Capabilities.PositionEncoding)
+	if !ok && chosen.Capabilities.PositionEncoding != "" {
+		return nil, fmt.Errorf("the server chose position encoding %q, which no client offers", chosen.Capabilities.PositionEncoding)
+	}
+	c.mu.Lock()
+	c.enc = enc
+	c.mu.Unlock()
 	return res, c.Notify(ctx, "initialized", map[string]any{})
+}
+
+// Encoding is the position encoding the server chose at initialize.
+func (c *Client) Encoding() text.Encoding {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.enc
 }
 
 // Shutdown sends shutdown and exit.
@@ -69,7 +97,7 @@ func (c *Client) InlineItems(ctx context.Context, uri string, off int) ([]Inline
 	if t == nil {
 		return nil, fmt.Errorf("%s is not open", uri)
 	}
-	p, err := t.Position(off, text.UTF8)
+	p, err := t.Position(off, c.Encoding())
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +119,7 @@ func (c *Client) InlineItems(ctx context.Context, uri string, off int) ([]Inline
 	for _, it := range res.Items {
 		item := InlineItem{Text: it.InsertText, Start: off, End: off}
 		if it.Range != nil {
-			if item.Start, item.End, err = t.Span(*it.Range, text.UTF8); err != nil {
+			if item.Start, item.End, err = t.Span(*it.Range, c.Encoding()); err != nil {
 				return nil, fmt.Errorf("inline item range %+v: %w", *it.Range, err)
 			}
 		}
@@ -109,7 +137,7 @@ func (c *Client) QuickEdit(ctx context.Context, uri string, start, end int, inst
 	if t == nil {
 		return fmt.Errorf("%s is not open", uri)
 	}
-	r, err := t.RangeOf(start, end, text.UTF8)
+	r, err := t.RangeOf(start, end, c.Encoding())
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,9 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // TestMarkers runs every case of testdata/markers through the real
 // language server, over a pipe with LSP framing as an editor speaks it,
-// answered by the loopback model server's script: a completion case asks
+// answered by the loopback model server's script, once for an editor
+// that speaks utf-8 positions and once for one that speaks only utf-16
+// (VS Code): a completion case asks
 // textDocument/inlineCompletion at its cursor and checks what the item
 // inserts there; a quick-edit case runs workspace/executeCommand
 // wisp.quickEdit on its cursor or selection and checks the region the
@@ -30,10 +32,14 @@ func TestMarkers(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			if _, edit := c.Section("instruction"); edit {
-				runEdit(t, c)
-			} else {
-				runCompletion(t, c)
+			for _, enc := range []string{"utf-8", "utf-16"} {
+				t.Run(enc, func(t *testing.T) {
+					if _, edit := c.Section("instruction"); edit {
+						runEdit(t, c, enc)
+					} else {
+						runCompletion(t, c, enc)
+					}
+				})
 			}
 			if err := c.Save(); err != nil {
 				t.Fatal(err)
@@ -42,8 +48,8 @@ func TestMarkers(t *testing.T) {
 	}
 }
 
-func runCompletion(t *testing.T, c *marker.Case) {
-	s := start(t, c)
+func runCompletion(t *testing.T, c *marker.Case, enc string) {
+	s := start(t, c, enc)
 	f, _ := c.Doc()
 	got, ok, err := s.complete(f.Start)
 	switch {
@@ -59,8 +65,8 @@ func runCompletion(t *testing.T, c *marker.Case) {
 	}
 }
 
-func runEdit(t *testing.T, c *marker.Case) {
-	s := start(t, c)
+func runEdit(t *testing.T, c *marker.Case, enc string) {
+	s := start(t, c, enc)
 	f, _ := c.Doc()
 	instruction, _ := c.Section("instruction")
 	es, err := s.edit(f.Start, f.End, strings.TrimSpace(instruction))

@@ -73,8 +73,9 @@ var languageIDs = map[string]string{
 
 // start serves one case: the model server answers every query with the
 // case's reply, wisp is configured (as a trusted layer, like `wisp serve
-// --set`) to reach it, and the case's document is open.
-func start(t *testing.T, c *marker.Case) *session {
+// --set`) to reach it, and the case's document is open in an editor that
+// offers the position encoding enc ("utf-8", or "utf-16" as VS Code).
+func start(t *testing.T, c *marker.Case, enc string) *session {
 	t.Helper()
 	f, err := c.Doc()
 	if err != nil {
@@ -108,12 +109,16 @@ func start(t *testing.T, c *marker.Case) *session {
 	serverEnd, clientEnd := net.Pipe()
 	s := &session{t: t, uri: "file:///markers/" + f.Name, doc: text.New(f.Text), served: make(chan int, 1), queries: q}
 	go func() { s.served <- srv.Serve(context.Background(), serverEnd) }()
-	s.Client = client.New(clientEnd, client.Options{Record: true, ApplyEdit: func(json.RawMessage) bool { return true }})
+	s.Client = client.New(clientEnd, client.Options{Record: true, PositionEncodings: []string{enc},
+		ApplyEdit: func(json.RawMessage) bool { return true }})
 	t.Cleanup(s.close)
 
 	ctx := s.ctx()
 	if _, err := s.Initialize(ctx, nil); err != nil {
 		t.Fatal(err)
+	}
+	if got := s.Encoding().String(); got != enc {
+		t.Fatalf("the server chose %s where the editor offered only %s", got, enc)
 	}
 	if err := s.Open(ctx, s.uri, languageIDs[filepath.Ext(f.Name)], f.Text); err != nil {
 		t.Fatal(err)
@@ -174,7 +179,7 @@ func (s *session) edit(start, end int, instruction string) ([]marker.Edit, error
 	}
 	var out []marker.Edit
 	for _, raw := range s.Requests("workspace/applyEdit") {
-		es, err := parseApplyEdit(s.doc, s.uri, raw)
+		es, err := parseApplyEdit(s.doc, s.uri, raw, s.Encoding())
 		if err != nil {
 			return nil, err
 		}
@@ -196,8 +201,8 @@ func (s *session) edit(start, end int, instruction string) ([]marker.Edit, error
 }
 
 // parseApplyEdit reads a workspace/applyEdit's edits to uri, in the
-// utf-8 positions the client negotiated.
-func parseApplyEdit(doc *text.Text, uri string, raw json.RawMessage) ([]marker.Edit, error) {
+// positions of the encoding enc.
+func parseApplyEdit(doc *text.Text, uri string, raw json.RawMessage, enc text.Encoding) ([]marker.Edit, error) {
 	type textEdit struct {
 		Range   text.Range `json:"range"`
 		NewText string     `json:"newText"`
@@ -224,7 +229,7 @@ func parseApplyEdit(doc *text.Text, uri string, raw json.RawMessage) ([]marker.E
 	}
 	var out []marker.Edit
 	for _, te := range tes {
-		start, end, err := doc.Span(te.Range, text.UTF8)
+		start, end, err := doc.Span(te.Range, enc)
 		if err != nil {
 			return nil, fmt.Errorf("edit range %+v: %w", te.Range, err)
 		}
