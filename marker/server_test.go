@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -104,7 +103,8 @@ func start(t *testing.T, c *marker.Case, enc string) *session {
 	}
 	srv := lsp.New(lsp.Options{Log: zap.NewNop(), Config: cfg, Index: workspace.Options{CacheDir: t.TempDir()},
 		OpenModel: func(_ context.Context, m config.Model) (transport.Model, error) {
-			return transport.Open(m, os.Getenv, nil)
+			// No environment: the user's API key has no business here.
+			return transport.Open(m, func(string) string { return "" }, nil)
 		}})
 	serverEnd, clientEnd := net.Pipe()
 	s := &session{t: t, uri: "file:///markers/" + f.Name, doc: text.New(f.Text), served: make(chan int, 1), queries: q}
