@@ -2,6 +2,7 @@ package marker
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,8 +29,6 @@ type Case struct {
 	// Files are the file sections, in order, markers removed.
 	Files []File
 
-	// archive is the archive as read, rewritten by Save.
-	archive *txtar.Archive
 	// sections holds the non-file sections by name, as the archive
 	// holds them.
 	sections map[string]string
@@ -66,7 +65,7 @@ func Load(path string) (*Case, error) {
 		return nil, fmt.Errorf("read case: %w", err)
 	}
 	c := &Case{Path: path, Name: strings.TrimSuffix(filepath.Base(path), ".txtar"), Comment: string(ar.Comment),
-		archive: ar, sections: map[string]string{}, goldens: map[string]string{}}
+		sections: map[string]string{}, goldens: map[string]string{}}
 	_, crlf := c.Directive("crlf")
 	for _, f := range ar.Files {
 		if isSection(f.Name) {
@@ -204,15 +203,33 @@ func (c *Case) Golden(name, got string, form Form, without ...string) error {
 	return nil
 }
 
+// goldenOrder is the order in which Save adds goldens a case lacks: what
+// the model is sent, then what comes back.
+var goldenOrder = []string{"want-region", "want-edits", "want", "want-none", "want-error"}
+
+func goldenRank(name string) int {
+	if i := slices.Index(goldenOrder, name); i >= 0 {
+		return i
+	}
+	return len(goldenOrder)
+}
+
 // Save writes the goldens Golden recorded into the archive, replacing
 // their sections or adding them at the end, and removing their
-// alternatives. It writes nothing when nothing changed.
+// alternatives. It reads the archive again first, so that runners in
+// other packages rewriting other goldens of the same case (go test
+// ./marker ./edits -update) keep each other's. It writes nothing when
+// nothing changed.
 func (c *Case) Save() error {
 	if len(c.goldens) == 0 {
 		return nil
 	}
+	ar, err := txtar.ParseFile(c.Path)
+	if err != nil {
+		return fmt.Errorf("reread case: %w", err)
+	}
 	var files []txtar.File
-	for _, f := range c.archive.Files {
+	for _, f := range ar.Files {
 		if got, ok := c.goldens[f.Name]; ok {
 			f.Data = []byte(got)
 			delete(c.goldens, f.Name)
@@ -221,12 +238,15 @@ func (c *Case) Save() error {
 		}
 		files = append(files, f)
 	}
-	for _, name := range slices.Sorted(maps.Keys(c.goldens)) {
+	names := slices.SortedFunc(maps.Keys(c.goldens), func(a, b string) int {
+		return cmp.Or(cmp.Compare(goldenRank(a), goldenRank(b)), strings.Compare(a, b))
+	})
+	for _, name := range names {
 		files = append(files, txtar.File{Name: name, Data: []byte(c.goldens[name])})
 	}
 	c.goldens = map[string]string{}
-	c.archive.Files = files
-	data := txtar.Format(c.archive)
+	ar.Files = files
+	data := txtar.Format(ar)
 	if old, err := os.ReadFile(c.Path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}

@@ -67,6 +67,8 @@ func TestLoadRefusesBadCases(t *testing.T) {
 }
 
 func TestGoldenAndSave(t *testing.T) {
+	defer func(was bool) { *Update = was }(*Update)
+	*Update = false
 	path := write(t, "crlf\n-- a.go --\n‸\n-- reply --\nx\n-- want-none --\n")
 	c, err := Load(path)
 	if err != nil {
@@ -79,7 +81,6 @@ func TestGoldenAndSave(t *testing.T) {
 		t.Errorf("bare LF in a CRLF case: %v", err)
 	}
 	*Update = true
-	defer func() { *Update = false }()
 	if err := c.Golden("want", "a\r\nb", Fragment, "want-none"); err != nil {
 		t.Fatal(err)
 	}
