@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -134,7 +135,7 @@ func TestRecord(t *testing.T) {
 	for _, m := range c.Messages() {
 		methods = append(methods, m.Method)
 	}
-	if want := []string{"note", "workspace/applyEdit", ""}; !equal(methods, want) {
+	if want := []string{"note", "workspace/applyEdit", ""}; !slices.Equal(methods, want) {
 		t.Errorf("recorded %q, want %q (the response last)", methods, want)
 	}
 	// A request written raw gets its answer recorded under its own id.
@@ -155,16 +156,4 @@ func TestAwaitEndsWithTheConnection(t *testing.T) {
 	if err == nil || errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Await on a closed connection: %v, want the connection's end", err)
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
