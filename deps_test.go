@@ -48,6 +48,7 @@ var arrows = map[string]struct {
 	"lsp": {ours: []string{"completion", "completion/history", "edits", "nextedit", "syntax", "transport",
 		"workspace", "text", "lang", "config"}, outside: []string{"go.lsp.dev/", "go.uber.org/zap"}},
 	"client":   {ours: []string{"text"}, outside: []string{"go.lsp.dev/jsonrpc2"}},
+	"marker":   {outside: []string{"golang.org/x/tools/txtar"}},
 	"cmd/wisp": {ours: []string{"*"}, outside: []string{"github.com/schollz/progressbar/v3", "go.uber.org/zap"}},
 
 	"bench":         {ours: []string{"client", "transport/modelserver"}},

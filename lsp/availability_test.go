@@ -78,15 +78,10 @@ func (e *fakeEditor) inlineUntil(uri string, line, char int) string {
 
 // statuses returns the wisp/status notifications received so far.
 func (e *fakeEditor) statuses() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var out []string
-	for _, n := range e.notifications {
-		if n.method != "wisp/status" {
-			continue
-		}
+	for _, params := range e.Notifications("wisp/status") {
 		var p struct{ State, Message string }
-		_ = json.Unmarshal(n.params, &p)
+		_ = json.Unmarshal(params, &p)
 		out = append(out, p.State+": "+p.Message)
 	}
 	return out

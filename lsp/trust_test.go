@@ -152,18 +152,13 @@ func startServerOpts(t *testing.T, opts lsp.Options) *fakeEditor {
 
 // warnings returns the window/showMessage warnings received so far.
 func (e *fakeEditor) warnings() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var out []string
-	for _, n := range e.notifications {
-		if n.method != "window/showMessage" {
-			continue
-		}
+	for _, params := range e.Notifications("window/showMessage") {
 		var p struct {
 			Type    int    `json:"type"`
 			Message string `json:"message"`
 		}
-		if json.Unmarshal(n.params, &p) == nil && p.Type == 2 {
+		if json.Unmarshal(params, &p) == nil && p.Type == 2 {
 			out = append(out, p.Message)
 		}
 	}
