@@ -39,12 +39,12 @@ var nextEditSettings = map[string]any{"enabled": true, "minPause": "100ms"}
 // requests from after, the "after" version of calc.go (wisp model-server
 // --workspace), and the completion script replies otherwise; editors set
 // up from it turn next edits on. With WISP_EDITORS_SELFCHECK=empty the
-// after version is the file as it is, so nothing follows and every
-// next-edit test must fail.
+// after version is the file right after the user's rename, so nothing
+// follows and every next-edit test must fail.
 func startOracleModelServer(t *testing.T, after string, replies []reply) *modelServer {
 	t.Helper()
 	if selfCheckEmpty() {
-		after = meanGo
+		after = meanDeclRenamed
 	}
 	ws := filepath.Join(t.TempDir(), "after")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
