@@ -55,7 +55,7 @@ var codeActionClients = []struct {
 func TestNextEditCodeActionFallback(t *testing.T) {
 	for _, client := range codeActionClients {
 		t.Run(client.name, func(t *testing.T) {
-			ms := startOracleModelServer(t, meanRenamed, []reply{completeHello})
+			ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed}, []reply{completeHello})
 			params := clientProfile(t, client.profile)
 			dir := t.TempDir()
 			params["processId"] = os.Getpid()

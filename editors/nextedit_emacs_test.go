@@ -18,7 +18,7 @@ func TestEmacsLspModeNextEditCodeAction(t *testing.T) {
 	requireFiles(t, "Emacs 28 with lsp-mode 10 and go-mode", "/usr/bin/emacs", "/usr/bin/tmux",
 		filepath.Join(src, "lsp-mode-10.0.0"), filepath.Join(src, "f-0.21.0"),
 		"/usr/share/emacs/site-lisp/elpa/go-mode-1.6.0")
-	ms := startOracleModelServer(t, meanRenamed, []reply{completeHello})
+	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed}, []reply{completeHello})
 
 	dir := t.TempDir()
 	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")

@@ -36,22 +36,24 @@ var meanDeclRenamed = strings.Replace(meanGo, "total", "sum", 1)
 var nextEditSettings = map[string]any{"enabled": true, "minPause": "100ms"}
 
 // startOracleModelServer starts a model server that answers next-edit
-// requests from after, the "after" version of calc.go (wisp model-server
-// --workspace), and the completion script replies otherwise; editors set
-// up from it turn next edits on. With WISP_EDITORS_SELFCHECK=empty the
-// after version is the file right after the user's rename, so nothing
-// follows and every next-edit test must fail.
-func startOracleModelServer(t *testing.T, after string, replies []reply) *modelServer {
+// requests from afters, the "after" version of each file by name (wisp
+// model-server --workspace), and the completion script replies otherwise;
+// editors set up from it turn next edits on. With
+// WISP_EDITORS_SELFCHECK=empty the oracle has no after versions, so
+// nothing follows and every next-edit test must fail.
+func startOracleModelServer(t *testing.T, afters map[string]string, replies []reply) *modelServer {
 	t.Helper()
-	if selfCheckEmpty() {
-		after = meanDeclRenamed
-	}
 	ws := filepath.Join(t.TempDir(), "after")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(ws, "calc.go"), []byte(after), 0o644); err != nil {
-		t.Fatal(err)
+	for name, after := range afters {
+		if selfCheckEmpty() {
+			break
+		}
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(after), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ms := startModelServerAt(t, freeAddr(t), replies, pace{}, "--workspace", ws)
 	ms.settings = map[string]any{"nextEdit": nextEditSettings}
@@ -187,7 +189,7 @@ func checkRenameSuggestion(t *testing.T, s nvimSuggestion) {
 // in insert mode, ghost text must win <Tab> over a suggestion, and <Esc>
 // in normal mode must dismiss one.
 func nvimNextEdit(t *testing.T, bin string) {
-	ms := startOracleModelServer(t, meanRenamed, []reply{{PrefixEndsWith: "0.0 // ", Text: "running total"}})
+	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed}, []reply{{PrefixEndsWith: "0.0 // ", Text: "running total"}})
 	n := startNvim(t, bin, ms, false)
 	file := n.openCalc()
 

@@ -19,7 +19,7 @@ import (
 func TestNeovim012NextEditInTmux(t *testing.T) {
 	bin := nvim012(t)
 	requireFiles(t, "tmux", "/usr/bin/tmux")
-	ms := startOracleModelServer(t, meanRenamed, []reply{completeHello})
+	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed}, []reply{completeHello})
 
 	dir := t.TempDir()
 	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")

@@ -18,6 +18,7 @@ type vscodeNextEditResult struct {
 	JumpedTo    [2]int   // the cursor (0-based line, character) after the jump
 	BeforeApply string   // the document after the jump
 	Applied     string   // the document after the second run
+	AtCursor    string   // line 4 of note.go after committing the ghost text
 	Error       string
 }
 
@@ -25,13 +26,16 @@ type vscodeNextEditResult struct {
 // (code-server in headless Chromium, with the packaged extension and next
 // edits turned on in the settings), then runs "wisp: Next Edit", the
 // command Tab is bound to while a suggestion is shown: it must jump to the
-// suggested renames of the uses, then apply them.
+// suggested renames of the uses, then apply them. Then a suggestion right
+// at the cursor (the rest of a comment) must come as ghost text that VS
+// Code commits, with the model offering no ghost text of its own there.
 func TestVSCodeNextEdit(t *testing.T) {
 	server := filepath.Join(editorsDir(), "code-server", "out", "node", "entry.js")
 	requireFiles(t, "code-server 4.100.3 (VS Code 1.100.3)", server, chromium,
 		repoFile(t, "vscode/node_modules/.bin/vsce"))
 	checkNextEditKeys(t)
-	ms := startOracleModelServer(t, meanRenamed, []reply{completeHello})
+	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed, "note.go": noteDone},
+		[]reply{{PrefixEndsWith: "//", Text: ""}})
 
 	dir := t.TempDir()
 	ud, exts, folder := filepath.Join(dir, "ud"), filepath.Join(dir, "ext"), filepath.Join(dir, "work")
@@ -42,6 +46,10 @@ func TestVSCodeNextEdit(t *testing.T) {
 		}
 	}
 	if err := os.WriteFile(file, []byte(meanGo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	note := filepath.Join(folder, "note.go")
+	if err := os.WriteFile(note, []byte(noteGo), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	settings, err := json.Marshal(map[string]any{
@@ -84,7 +92,7 @@ func TestVSCodeNextEdit(t *testing.T) {
 
 	resultPath := filepath.Join(dir, "result.json")
 	addr := freeAddr(t)
-	env := []string{"WISP_TEST_FILE=" + file, "WISP_TEST_RESULT=" + resultPath, "WISP_TEST_RENAME=sum"}
+	env := []string{"WISP_TEST_FILE=" + file, "WISP_TEST_RESULT=" + resultPath, "WISP_TEST_RENAME=sum", "WISP_TEST_NOTE=" + note}
 	env = append(env, wispLogEnv(t, dir)...)
 	startProcess(t, "code-server", dir, env, "node", append(base, "--bind-addr", addr, folder)...)
 	waitFor(t, 30*time.Second, "code-server listens", func() (bool, string) {
@@ -107,7 +115,9 @@ func TestVSCodeNextEdit(t *testing.T) {
 		}
 		return json.Unmarshal(data, &res) == nil, string(data)
 	})
-	if res.Error != "" {
+	if res.Error != "" && res.Applied == meanRenamed {
+		t.Errorf("after the rename: %s", res.Error)
+	} else if res.Error != "" {
 		t.Fatalf("driver: %s (steps %q, line 5 after the rename %q)", res.Error, res.Steps, res.Renamed)
 	}
 	if want := "\tsum := 0.0"; res.Renamed != want {
@@ -125,7 +135,16 @@ func TestVSCodeNextEdit(t *testing.T) {
 	if res.Applied != meanRenamed {
 		t.Errorf("after applying the suggestion the document reads\n%s\nwant\n%s", res.Applied, meanRenamed)
 	}
+	if want := "\treturn x / 2 // exact for binary floats"; res.AtCursor != want {
+		t.Errorf("after committing the ghost text at the cursor line 4 of note.go = %q, want %q", res.AtCursor, want)
+	}
 }
+
+// noteGo is the file where the suggestion is at the cursor: the user types
+// " //" after line 4, and noteDone, the oracle's after version, goes on.
+const noteGo = "package calc\n\nfunc half(x float64) float64 {\n\treturn x / 2\n}\n"
+
+var noteDone = strings.Replace(noteGo, "x / 2", "x / 2 // exact for binary floats", 1)
 
 // checkNextEditKeys checks the extension binds Tab to "wisp: Next Edit"
 // and Escape to dismissing only while a suggestion is shown and no ghost

@@ -5,7 +5,11 @@
 //   2. runs "wisp: Next Edit" (the command Tab is bound to while a
 //      suggestion is shown) until it jumps to the suggestion, noting where
 //      the cursor went and what each run returned;
-//   3. runs it again, which must apply the suggestion, and notes the text.
+//   3. runs it again, which must apply the suggestion, and notes the text;
+//   4. opens $WISP_TEST_NOTE, types " //" at the end of line 4 and commits
+//      the ghost text VS Code shows there: the model offers none, so what
+//      is committed is the suggested edit, offered at the cursor as an
+//      inline completion item.
 const vscode = require("vscode");
 const fs = require("fs");
 
@@ -48,6 +52,25 @@ async function drive(result) {
   result.steps.push(await vscode.commands.executeCommand("wisp.nextEdit"));
   result.applied = doc.getText();
   result.cursor = [editor.selection.active.line, editor.selection.active.character];
+
+  const note = await vscode.workspace.openTextDocument(vscode.Uri.file(process.env.WISP_TEST_NOTE));
+  const noteEditor = await vscode.window.showTextDocument(note);
+  const end4 = note.lineAt(3).range.end;
+  noteEditor.selection = new vscode.Selection(end4, end4);
+  await vscode.commands.executeCommand("type", { text: " //" });
+  const typed = note.lineAt(3).text;
+  const by = Date.now() + 30000;
+  for (let i = 0; note.lineAt(3).text === typed; i++) {
+    if (Date.now() > by) {
+      throw new Error(`timed out: no ghost text to commit after ${JSON.stringify(typed)}`);
+    }
+    if (i % 10 === 9) {
+      await vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
+    }
+    await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");
+    await sleep(100);
+  }
+  result.atCursor = note.lineAt(3).text;
 }
 
 async function activate() {
