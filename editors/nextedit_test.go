@@ -247,6 +247,11 @@ func nvimNextEdit(t *testing.T, bin string) {
 		n.exprJSON(`luaeval("wisp_test.next_edit()")`, &s)
 		return len(s.Drawn) == 0 && len(s.Marked) == 0, fmt.Sprintf("%+v", s)
 	})
+	var all string
+	n.exprJSON(`execute("messages")`, &all)
+	if strings.Contains(all, "deprecated") || strings.Contains(all, "rror") {
+		t.Errorf(":messages after the next edits:\n%s", all)
+	}
 }
 
 // TestNeovimNextEdit drives the next-edit suggestions of the Neovim plugin
