@@ -183,17 +183,27 @@ func checkRenameSuggestion(t *testing.T, s nvimSuggestion) {
 	}
 }
 
-// nvimNextEdit renames total at its declaration in normal mode; the
-// suggestion for its uses must be drawn, <Tab> must jump to it, a second
-// <Tab> apply it, and wisp must have counted it shown and accepted. Then,
-// in insert mode, ghost text must win <Tab> over a suggestion, and <Esc>
-// in normal mode must dismiss one.
-func nvimNextEdit(t *testing.T, bin string) {
-	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed}, []reply{{PrefixEndsWith: "0.0 // ", Text: "running total"}})
-	n := startNvim(t, bin, ms, false)
+// nvimNextEdit renames total at its declaration in normal mode (in insert
+// mode with builtin, where <Tab> goes through Neovim's own inline
+// completion first); the suggestion for its uses must be drawn, <Tab>
+// must jump to it, a second <Tab> apply it, and wisp must have counted it
+// shown and accepted. Then,
+// in insert mode, ghost text must win <Tab> over a suggestion (the
+// plugin's ghost text; with builtin, Neovim's own is not checked), and
+// <Esc> in normal mode must dismiss one.
+func nvimNextEdit(t *testing.T, bin string, builtin bool) {
+	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed}, []reply{
+		{PrefixEndsWith: "0.0 // ", Text: "running total"},
+		{PrefixEndsWith: "sum", Text: ""}, // no ghost text after the rename
+	})
+	n := startNvim(t, bin, ms, builtin)
 	file := n.openCalc()
 
-	n.send("5G^ciwsum<Esc>")
+	if builtin {
+		n.send("5G^ciwsum")
+	} else {
+		n.send("5G^ciwsum<Esc>")
+	}
 	n.waitLine(5, "\tsum := 0.0")
 	checkRenameSuggestion(t, n.waitSuggestion())
 	if got := strings.Join(n.lines(), "\n") + "\n"; got != meanDeclRenamed {
@@ -217,12 +227,15 @@ func nvimNextEdit(t *testing.T, bin string) {
 		n.exprJSON(`luaeval("wisp_test.next_stats()")`, &st)
 		return st.Shown >= 1 && st.Accepted >= 1, fmt.Sprintf("%+v", st)
 	})
-	n.send(":w<CR>")
+	n.send("<Esc>:w<CR>")
 	waitFor(t, 10*time.Second, "calc.go saved with the uses renamed", func() (bool, string) {
 		data, _ := os.ReadFile(file)
 		return string(data) == meanRenamed, string(data)
 	})
 
+	if builtin {
+		return
+	}
 	// Ghost text wins <Tab>: with a comment typed after the declaration
 	// the model completes it, and the oracle suggests removing it.
 	n.send("5GA // ")
@@ -255,12 +268,14 @@ func nvimNextEdit(t *testing.T, bin string) {
 }
 
 // TestNeovimNextEdit drives the next-edit suggestions of the Neovim plugin
-// on Neovim 0.12.4 and 0.7.2 (headless, over RPC) against wisp and the
-// model server's oracle.
+// on Neovim 0.12.4 (with the plugin's ghost text and with Neovim's own)
+// and 0.7.2 (headless, over RPC) against wisp and the model server's
+// oracle.
 func TestNeovimNextEdit(t *testing.T) {
-	t.Run("0.12.4", func(t *testing.T) { nvimNextEdit(t, nvim012(t)) })
+	t.Run("0.12.4", func(t *testing.T) { nvimNextEdit(t, nvim012(t), false) })
+	t.Run("0.12.4-builtin", func(t *testing.T) { nvimNextEdit(t, nvim012(t), true) })
 	t.Run("0.7.2", func(t *testing.T) {
 		requireFiles(t, "Neovim 0.7.2", "/usr/bin/nvim")
-		nvimNextEdit(t, "/usr/bin/nvim")
+		nvimNextEdit(t, "/usr/bin/nvim", false)
 	})
 }
