@@ -196,7 +196,8 @@ var helixDefaultServers = map[string][]string{
 // TestHelixSnippetKeepsDefaultServers checks helix/languages.toml: a
 // `language-servers` list replaces Helix's own, so each language must list
 // Helix's default servers, in Helix's order, and then wisp for completion
-// only; a server left out would silently stop working once merged.
+// and code actions only; a server left out would silently stop working
+// once merged.
 func TestHelixSnippetKeepsDefaultServers(t *testing.T) {
 	var cfg struct {
 		Language []struct {
@@ -239,8 +240,8 @@ func TestHelixSnippetKeepsDefaultServers(t *testing.T) {
 		if strings.Join(names, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: servers %q, want Helix's defaults %q and then wisp", lang.Name, names, want)
 		}
-		if wisp == nil || fmt.Sprint(wisp["only-features"]) != "[completion]" {
-			t.Errorf("%s: wisp is not listed with only-features = [\"completion\"]: %v", lang.Name, lang.LanguageServers)
+		if wisp == nil || fmt.Sprint(wisp["only-features"]) != "[completion code-action]" {
+			t.Errorf("%s: wisp is not listed with only-features = [\"completion\", \"code-action\"] (the code action is how Helix reaches next edits): %v", lang.Name, lang.LanguageServers)
 		}
 	}
 }

@@ -37,6 +37,9 @@ var measured = pace{ttft: 100 * time.Millisecond, delay: 20 * time.Millisecond}
 type modelServer struct {
 	addr string    // 127.0.0.1:PORT
 	cmd  *exec.Cmd // the process; stop ends it
+	// settings are more initializationOptions for the editors to send
+	// (e.g. nextEdit); nil adds none.
+	settings map[string]any
 }
 
 // stop ends the model server and waits until its port is closed, as a
@@ -61,10 +64,14 @@ func (m *modelServer) endpoint() string { return "ws://" + m.addr + "/v1/respons
 // in an editor plugin's configuration; the plugin must pass the model's
 // address through wisp's trusted channel (its environment or flags).
 func (m *modelServer) initOptions() map[string]any {
-	return map[string]any{
+	opts := map[string]any{
 		"model":     map[string]any{"provider": "openai-ws", "endpoint": m.endpoint(), "model": "test"},
 		"streaming": true,
 	}
+	for k, v := range m.settings {
+		opts[k] = v
+	}
+	return opts
 }
 
 // env is the environment that points wisp at m, as an editor's
@@ -85,8 +92,8 @@ func startModelServer(t *testing.T, replies []reply, p pace) *modelServer {
 }
 
 // startModelServerAt is startModelServer on a given address (to bring a
-// stopped model back where wisp expects it).
-func startModelServerAt(t *testing.T, addr string, replies []reply, p pace) *modelServer {
+// stopped model back where wisp expects it), with more model-server flags.
+func startModelServerAt(t *testing.T, addr string, replies []reply, p pace, flags ...string) *modelServer {
 	t.Helper()
 	if selfCheckEmpty() {
 		for i := range replies {
@@ -112,6 +119,7 @@ func startModelServerAt(t *testing.T, addr string, replies []reply, p pace) *mod
 	if p.delay > 0 {
 		args = append(args, "--delay", p.delay.String())
 	}
+	args = append(args, flags...)
 	cmd := startProcess(t, "model-server", dir, nil, wispBinary(t), args...)
 	waitFor(t, 15*time.Second, "the model server answers /stats", func() (bool, string) {
 		resp, err := http.Get("http://" + addr + "/stats")

@@ -60,7 +60,7 @@ export function serverPath(): string {
 
 /** affectsServer reports whether a settings change needs a server restart. */
 export function affectsServer(e: vscode.ConfigurationChangeEvent): boolean {
-  return ["path", "provider", "endpoint", "model", "apiKeyEnv"].some((k) =>
+  return ["path", "provider", "endpoint", "model", "apiKeyEnv", "nextEdit"].some((k) =>
     e.affectsConfiguration(`wisp.${k}`),
   );
 }

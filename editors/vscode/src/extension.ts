@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import { affectsServer, initOptions, serverEnv, serverPath } from "./config";
+import { NextEdits, nextEditOptions } from "./nextEdit";
 import { quickEdit } from "./quickEdit";
 import { Status, StatusParams } from "./status";
 
@@ -20,7 +21,7 @@ function newClient(output: vscode.LogOutputChannel, status: Status): LanguageCli
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
-    initializationOptions: initOptions(),
+    initializationOptions: { ...initOptions(), ...(nextEditOptions().enabled ? { nextEdit: nextEditOptions() } : {}) },
     outputChannel: output,
   };
   const c = new LanguageClient("wisp", "wisp", serverOptions, clientOptions);
@@ -35,7 +36,8 @@ function newClient(output: vscode.LogOutputChannel, status: Status): LanguageCli
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("wisp", { log: true });
   const status = new Status("wisp.showLog");
-  context.subscriptions.push(output, status);
+  const nextEdits = new NextEdits(() => client);
+  context.subscriptions.push(output, status, nextEdits);
 
   const start = async (): Promise<void> => {
     client = newClient(output, status);
@@ -70,6 +72,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
       return quickEdit(client, instruction);
     }),
+    vscode.commands.registerCommand("wisp.nextEdit", () => nextEdits.step()),
+    vscode.commands.registerCommand("wisp.nextEdit.dismiss", () => nextEdits.clear()),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (affectsServer(e)) {
         await stop();

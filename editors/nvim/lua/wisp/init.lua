@@ -30,6 +30,9 @@ local defaults = {
     accept_word = "<M-Right>",
     accept_line = "<M-C-Right>",
     dismiss = "<C-]>",
+    -- Normal mode: dismisses a suggested edit (lua/wisp/nextedit.lua),
+    -- which `accept` jumps to, then applies, when there is no ghost text.
+    dismiss_edit = "<Esc>",
   },
   -- Ghost text highlight group. WispGhost links to Comment, or gets a
   -- colour of its own where Comment would look like code (lua/wisp/highlight.lua).
@@ -272,6 +275,7 @@ function M.attach(bufnr)
   else
     require("wisp.ghost").attach(bufnr, client_id)
   end
+  require("wisp.nextedit").attach(bufnr, client_id)
   M.set_keymaps(bufnr)
 end
 
@@ -295,6 +299,13 @@ end
 function M.set_keymaps(bufnr)
   local keys = M.config.keymaps or {}
   local function fallback(lhs)
+    if lhs == keys.accept then
+      -- Without ghost text, the accept key jumps to a suggested edit.
+      local key = require("wisp.nextedit").tab_key(vim.api.nvim_get_current_buf())
+      if key ~= nil then
+        return key
+      end
+    end
     return vim.api.nvim_replace_termcodes(lhs, true, false, true)
   end
   if M.builtin() then

@@ -15,6 +15,14 @@ function M.request(client, method, params, handler, bufnr)
   return ok and id or nil
 end
 
+-- notify sends the notification method to client.
+function M.notify(client, method, params)
+  if colon then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
 -- cancel cancels request id of client.
 function M.cancel(client, id)
   if colon then
