@@ -97,7 +97,7 @@ func (e env) run(ctx context.Context, s setup, traces []trace, workspace string,
 	}
 	defer sess.close(ctx)
 	res.InitMs = ms64(initTime)
-	pid := sess.proc.cmd.Process.Pid
+	pid := sess.proc.Pid()
 	for _, f := range opened {
 		if err := sess.c.Open(ctx, f.uri, "go", f.text); err != nil {
 			return res, err
@@ -112,7 +112,7 @@ func (e env) run(ctx context.Context, s setup, traces []trace, workspace string,
 		}
 		k, err := sess.typeTrace(ctx, t, fmt.Sprintf("file:///bench/%d/%s", i, t.Path), e.key, e.settle)
 		if err != nil {
-			return res, fmt.Errorf("%s on %s: %w (wisp stderr: %.2000s)", s.Name, t.Name, err, sess.proc.stderr.String())
+			return res, fmt.Errorf("%s on %s: %w (wisp stderr: %.2000s)", s.Name, t.Name, err, sess.proc.Stderr())
 		}
 		after, err := cpuTime(pid)
 		if err != nil {

@@ -6,15 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/wisp-lsp/wisp/client"
 )
 
 // buildWisp builds cmd/wisp into dir and returns the binary's path.
@@ -147,73 +147,16 @@ func (m *modelServer) stop() {
 	}
 }
 
-// wispProc is a running `wisp serve`, talked to over its stdio.
-type wispProc struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout io.ReadCloser
-	stderr *lockedBuffer
-	done   chan struct{}
-}
-
-func startWisp(bin, home string, flags ...string) (*wispProc, error) {
+// startWisp starts `wisp serve` with flags, talked to over its stdio.
+func startWisp(bin, home string, flags ...string) (*client.Process, error) {
 	cmd := exec.Command(bin, append([]string{"serve", "--log-level", "warn"}, flags...)...)
 	cmd.Env = cleanEnv(home)
-	p := &wispProc{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
-	var err error
-	if p.stdin, err = cmd.StdinPipe(); err != nil {
-		return nil, fmt.Errorf("wisp stdin: %w", err)
-	}
-	if p.stdout, err = cmd.StdoutPipe(); err != nil {
-		return nil, fmt.Errorf("wisp stdout: %w", err)
-	}
-	cmd.Stderr = p.stderr
 	if path := os.Getenv("BENCH_WISP_STDERR"); path != "" {
 		if f, err := os.Create(path); err == nil {
 			cmd.Stderr = f
 		}
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start wisp serve: %w", err)
-	}
-	go func() { cmd.Wait(); close(p.done) }()
-	return p, nil
-}
-
-// Read, Write and Close make the process's stdio the client's stream.
-func (p *wispProc) Read(b []byte) (int, error)  { return p.stdout.Read(b) }
-func (p *wispProc) Write(b []byte) (int, error) { return p.stdin.Write(b) }
-func (p *wispProc) Close() error                { return p.stdin.Close() }
-
-// wait waits for the process to exit after shutdown, killing it if slow.
-func (p *wispProc) wait() {
-	select {
-	case <-p.done:
-	case <-time.After(5 * time.Second):
-		p.cmd.Process.Kill()
-		<-p.done
-	}
-}
-
-// lockedBuffer collects a child's stderr.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.b.Len() > 1<<20 {
-		return len(p), nil // enough to diagnose; keep memory bounded
-	}
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	return client.Start(cmd)
 }
 
 // clockTicks is USER_HZ, the unit of /proc/PID/stat times; 100 on every

@@ -65,7 +65,7 @@ type engineStats struct {
 // session is one wisp process driven by one client.
 type session struct {
 	c    *client.Client
-	proc *wispProc
+	proc *client.Process
 
 	// genStart is when the key that started the current generation was
 	// sent; genShown, whether that generation has shown text yet. Used by
@@ -106,7 +106,7 @@ func openSession(ctx context.Context, bin, home string, opts any, flags ...strin
 	start := time.Now()
 	if _, err := s.c.Initialize(ctx, opts); err != nil {
 		s.close(ctx)
-		return nil, 0, fmt.Errorf("initialize: %w (stderr: %s)", err, proc.stderr.String())
+		return nil, 0, fmt.Errorf("initialize: %w (stderr: %s)", err, proc.Stderr())
 	}
 	return s, time.Since(start), nil
 }
@@ -141,9 +141,9 @@ func (s *session) stats(ctx context.Context) (engineStats, error) {
 	defer cancel()
 	err := s.c.Call(sctx, "wisp/stats", map[string]any{}, &st)
 	if err != nil && ctx.Err() == nil {
-		s.proc.cmd.Process.Signal(syscall.SIGQUIT)
-		s.proc.wait()
-		return st, fmt.Errorf("wisp did not answer wisp/stats: %w; stderr:\n%.20000s", err, s.proc.stderr.String())
+		s.proc.Signal(syscall.SIGQUIT)
+		s.proc.Wait(5 * time.Second)
+		return st, fmt.Errorf("wisp did not answer wisp/stats: %w; stderr:\n%.20000s", err, s.proc.Stderr())
 	}
 	return st, err
 }
@@ -153,7 +153,7 @@ func (s *session) close(ctx context.Context) {
 	defer cancel()
 	s.c.Shutdown(sctx)
 	s.c.Close()
-	s.proc.wait()
+	s.proc.Wait(5 * time.Second)
 }
 
 // typeTrace opens t's file with its tail removed and types t.Typed, one

@@ -25,6 +25,7 @@ import (
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/transport"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
+	"github.com/wisp-lsp/wisp/transport/provider"
 )
 
 // soakKeys is how many keystrokes BenchmarkSoak types per iteration.
@@ -83,7 +84,7 @@ func soak(b *testing.B, keys int) soakResult {
 	cfg.Model = config.Model{Provider: config.ProviderOpenAIWS, Endpoint: "ws://" + l.Addr().String() + "/v1/responses", Model: "soak"}
 	srv := lsp.New(lsp.Options{Log: zap.NewNop(), Config: cfg,
 		OpenModel: func(_ context.Context, m config.Model) (transport.Model, error) {
-			return transport.Open(m, func(string) string { return "" }, zap.NewNop())
+			return provider.Open(m, func(string) string { return "" }, zap.NewNop())
 		}})
 	serverEnd, clientEnd := net.Pipe()
 	served := make(chan int, 1)

@@ -1,7 +1,8 @@
 // Package client is the editor side of an LSP session with wisp: a small
 // real client that opens documents, types into them as incremental
-// changes, asks for inline completions and hears the server's
-// notifications. `wisp demo` and the benchmark harness drive wisp with it.
+// changes, asks for inline completions and quick edits, and hears the
+// server's notifications. `wisp demo`, the benchmark harness, the editor
+// tests and the language server's own tests all drive wisp with it.
 package client
 
 import (
@@ -21,12 +22,22 @@ import (
 // document changes must be sent from one goroutine, in order.
 type Client struct {
 	conn jsonrpc2.Conn
+	// rwc is the connection under conn, for WriteFrame; immutable.
+	rwc io.ReadWriteCloser
+	// opts is immutable after New.
+	opts Options
 
 	mu sync.Mutex // guards the fields below
 	// docs holds the client's copy of each open document.
-	docs    map[string]*doc
-	onNote  func(method string, params json.RawMessage)
-	applied func(params json.RawMessage) bool
+	docs map[string]*doc
+	// log holds what the server sent, in arrival order, when opts.Record
+	// is set.
+	log []Message
+	// changed is closed and replaced whenever log grows; never nil.
+	changed chan struct{}
+	// enc is the position encoding the server chose at initialize
+	// (UTF-16, the protocol's default, until then).
+	enc text.Encoding
 }
 
 type doc struct {
@@ -41,27 +52,47 @@ type Options struct {
 	OnNotification func(method string, params json.RawMessage)
 	// ApplyEdit answers workspace/applyEdit; nil refuses every edit.
 	ApplyEdit func(params json.RawMessage) bool
+	// PositionEncodings are the encodings Initialize offers, most wanted
+	// first; nil offers utf-8 and utf-16. VS Code offers only utf-16.
+	PositionEncodings []string
+	// Record keeps every notification, request and response the server
+	// sends, for Messages, Notifications, Requests, AwaitResponse and
+	// Await.
+	Record bool
 }
 
 // New starts a client over rwc (the server's stdio, or a pipe).
 func New(rwc io.ReadWriteCloser, opts Options) *Client {
-	c := &Client{conn: jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc)), docs: map[string]*doc{},
-		onNote: opts.OnNotification, applied: opts.ApplyEdit}
+	c := &Client{rwc: rwc, opts: opts, docs: map[string]*doc{}, changed: make(chan struct{})}
+	stream := jsonrpc2.NewHeaderStream(rwc)
+	if opts.Record {
+		stream = recorder{stream, c}
+	}
+	c.conn = jsonrpc2.NewConn(stream)
 	c.conn.Go(context.Background(), c.handle)
 	return c
 }
 
 func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	method := strings.Clone(req.Method())
 	params := append(json.RawMessage(nil), req.Params()...)
+	if c.opts.Record {
+		c.record(Message{Method: method, Params: params, Call: req.IsCall()})
+	}
 	if !req.IsCall() {
-		if c.onNote != nil {
-			c.onNote(strings.Clone(req.Method()), params)
+		if c.opts.OnNotification != nil {
+			c.opts.OnNotification(method, params)
 		}
 		return nil, nil
 	}
-	switch req.Method() {
+	// Answer off the read loop, as editors do: a reply written from the
+	// reader blocks on an unbuffered pipe until the server reads, and the
+	// server may itself be writing a reply from its read loop, so both
+	// would wait on each other for good.
+	jsonrpc2.Async(ctx)
+	switch method {
 	case "workspace/applyEdit":
-		ok := c.applied != nil && c.applied(params)
+		ok := c.opts.ApplyEdit != nil && c.opts.ApplyEdit(params)
 		return map[string]any{"applied": ok}, nil
 	case "window/workDoneProgress/create", "client/registerCapability":
 		return nil, nil
@@ -72,6 +103,9 @@ func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 // Close ends the session's connection.
 func (c *Client) Close() error { return c.conn.Close() }
 
+// Done is closed when the connection has ended (closed by either side).
+func (c *Client) Done() <-chan struct{} { return c.conn.Done() }
+
 // Call sends a request and decodes its result into result (may be nil).
 // When ctx ends before the answer it tells the server with
 // $/cancelRequest, as editors do when a keystroke supersedes a pending
@@ -81,136 +115,36 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	id, err := c.conn.Call(ctx, method, params, &raw)
 	if err != nil {
 		if ctx.Err() != nil && id.IsValid() {
-			var wire any
-			if n, ok := id.Number(); ok {
-				wire = n
-			} else {
-				wire, _ = id.StringValue()
-			}
 			// Best effort: the connection may be closing, and then there is
 			// nothing left to cancel.
-			_ = c.conn.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": wire})
+			_ = c.conn.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": wireID(id)})
 		}
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	if result == nil || len(raw) == 0 {
 		return nil
 	}
-	return json.Unmarshal(raw, result)
-}
-
-// Notify sends a notification.
-func (c *Client) Notify(ctx context.Context, method string, params any) error {
-	return c.conn.Notify(ctx, method, params)
-}
-
-// Initialize runs the handshake with the given initializationOptions, as a
-// client that offers utf-8 and utf-16 and supports inline completion.
-func (c *Client) Initialize(ctx context.Context, options any) (json.RawMessage, error) {
-	params := map[string]any{
-		"processId":  nil,
-		"clientInfo": map[string]any{"name": "wisp-client"},
-		"capabilities": map[string]any{
-			"general":      map[string]any{"positionEncodings": []string{"utf-8", "utf-16"}},
-			"textDocument": map[string]any{"inlineCompletion": map[string]any{"dynamicRegistration": false}},
-			"workspace":    map[string]any{"workspaceEdit": map[string]any{"documentChanges": true}},
-			"window":       map[string]any{"workDoneProgress": true},
-		},
-		"initializationOptions": options,
-	}
-	var res json.RawMessage
-	if err := c.Call(ctx, "initialize", params, &res); err != nil {
-		return nil, err
-	}
-	return res, c.Notify(ctx, "initialized", map[string]any{})
-}
-
-// Shutdown sends shutdown and exit.
-func (c *Client) Shutdown(ctx context.Context) error {
-	if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
-		return err
-	}
-	return c.Notify(ctx, "exit", nil)
-}
-
-// Open opens a document.
-func (c *Client) Open(ctx context.Context, uri, languageID, content string) error {
-	c.mu.Lock()
-	c.docs[uri] = &doc{text: text.New(content), version: 1}
-	c.mu.Unlock()
-	return c.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": uri, "languageId": languageID, "version": 1, "text": content}})
-}
-
-// Replace replaces bytes [start, end) of the open document uri with s,
-// sending one incremental change in utf-8 positions (the encoding
-// Initialize offers first). It returns the new version.
-func (c *Client) Replace(ctx context.Context, uri string, start, end int, s string) (int, error) {
-	c.mu.Lock()
-	d := c.docs[uri]
-	if d == nil {
-		c.mu.Unlock()
-		return 0, fmt.Errorf("%s is not open", uri)
-	}
-	r, err := d.text.RangeOf(start, end, text.UTF8)
-	if err != nil {
-		c.mu.Unlock()
-		return 0, err
-	}
-	next, _, err := d.text.Replace(start, end, s)
-	if err != nil {
-		c.mu.Unlock()
-		return 0, err
-	}
-	d.text = next
-	d.version++
-	version := d.version
-	c.mu.Unlock()
-	return version, c.Notify(ctx, "textDocument/didChange", map[string]any{
-		"textDocument":   map[string]any{"uri": uri, "version": version},
-		"contentChanges": []any{map[string]any{"range": lspRange(r), "text": s}},
-	})
-}
-
-// Text returns the client's copy of the document.
-func (c *Client) Text(uri string) *text.Text {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if d := c.docs[uri]; d != nil {
-		return d.text
+	if err := json.Unmarshal(raw, result); err != nil {
+		return fmt.Errorf("%s: result %s: %w", method, raw, err)
 	}
 	return nil
 }
 
-// InlineCompletion asks for the inline completion at byte offset off and
-// returns the first item's text ("" for none). Ending ctx cancels the
-// request at the server.
-func (c *Client) InlineCompletion(ctx context.Context, uri string, off int) (string, error) {
-	t := c.Text(uri)
-	if t == nil {
-		return "", fmt.Errorf("%s is not open", uri)
+// Notify sends a notification.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	if err := c.conn.Notify(ctx, method, params); err != nil {
+		return fmt.Errorf("notify %s: %w", method, err)
 	}
-	p, err := t.Position(off, text.UTF8)
-	if err != nil {
-		return "", err
-	}
-	var res struct {
-		Items []struct {
-			InsertText string `json:"insertText"`
-		} `json:"items"`
-	}
-	err = c.Call(ctx, "textDocument/inlineCompletion", map[string]any{
-		"textDocument": map[string]any{"uri": uri},
-		"position":     map[string]any{"line": p.Line, "character": p.Character},
-		"context":      map[string]any{"triggerKind": 2},
-	}, &res)
-	if err != nil || len(res.Items) == 0 {
-		return "", err
-	}
-	return res.Items[0].InsertText, nil
+	return nil
 }
 
-func lspRange(r text.Range) map[string]any {
-	pos := func(p text.Position) map[string]any { return map[string]any{"line": p.Line, "character": p.Character} }
-	return map[string]any{"start": pos(r.Start), "end": pos(r.End)}
+// WriteFrame writes body to the server in one LSP frame, as it is: for
+// tests of what the server does with malformed JSON. It never splits
+// another message, since every message is written with one Write.
+func (c *Client) WriteFrame(body []byte) error {
+	frame := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	if _, err := c.rwc.Write(frame); err != nil {
+		return fmt.Errorf("write frame: %w", err)
+	}
+	return nil
 }

@@ -63,7 +63,7 @@ type Query struct {
 	Cursor int
 	// Others are the other open buffers, for context. Their trees are the
 	// caller's, valid for the call.
-	Others []gather.Buffer
+	Others []Buffer
 	// Budget, when positive, bounds how long Suggest waits for the model;
 	// past it Suggest answers Pending and the generation carries on into
 	// the cache.

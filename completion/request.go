@@ -6,6 +6,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/completion/shape"
+	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/transport"
 )
 
@@ -48,13 +49,17 @@ func BuildRequest(q Query, budget, maxTokens int, lookAhead bool) Built {
 }
 
 // languageOf names q's language: the grammar's name when the text is
-// parsed, else the editor's language id, else the file's extension.
+// parsed, else the editor's language id, else the language its
+// extension names in the language table, else the extension.
 func languageOf(q Query) string {
 	switch {
 	case q.Tree != nil:
 		return q.Tree.Language().Name()
 	case q.LanguageID != "":
 		return q.LanguageID
+	}
+	if facts := lang.Detect("", q.Path); facts != nil {
+		return facts.Name
 	}
 	return strings.TrimPrefix(filepath.Ext(q.Path), ".")
 }

@@ -6,9 +6,11 @@
 // (the selection, or the function under the cursor), BuildRequest asks the
 // model to rewrite it, ExtractCode pulls the code out of the model's reply,
 // Diff reduces the rewrite to minimal edits, and Rebase moves those edits
-// over changes the user made while the model was working. Run strings the
-// steps together for the headless "wisp edit" command, and WriteBack
-// writes its results to disk, changing nothing about a file but its
+// over changes the user made while the model was working. Rewrite is the
+// one pipeline from a chosen region to minimal edits (BuildRequest, the
+// model, ExtractCode, Diff); the language server and Run, which edits
+// files for the headless "wisp edit" command, both call it. WriteBack
+// writes Run's results to disk, changing nothing about a file but its
 // content.
 //
 // Everything here works in byte offsets into a *text.Text; the LSP server

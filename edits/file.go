@@ -54,17 +54,13 @@ func editFileErr(ctx context.Context, model transport.Model, instruction string,
 			return err
 		}
 	}
-	req := BuildRequest(doc, tree, region, instruction, path, opts.Language)
-	res, err := model.Generate(ctx, req, func(string) {})
-	if err != nil {
-		return fmt.Errorf("model: %w", err)
-	}
-	code, err := ExtractCode(res.Text)
+	r.Edits, err = Rewrite(ctx, model, Quick{
+		Doc: doc, Tree: tree, Region: region,
+		Instruction: instruction, Path: path, Language: opts.Language,
+	})
 	if err != nil {
 		return err
 	}
-	old := req.Prefix
-	r.Edits = Shift(Diff(old, Conform(old, code)), region.Start)
 	if len(r.Edits) == 0 {
 		r.Status = NoChange
 		return nil

@@ -1,169 +1,102 @@
 package edits
 
 import (
-	"bytes"
 	"context"
-	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/wisp-lsp/wisp/marker"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden sections of testdata/edits/*.txtar")
-
-// TestCases runs each testdata/edits/*.txtar case through the quick-edit
-// pipeline: Scope → BuildRequest → a model answering the canned reply →
-// ExtractCode → Conform → Diff → Apply.
-//
-// Sections: "file" (the document), "range" (a selection "L:C-L:C", a
-// cursor "L" or "L:C", 1-based with byte columns), "instruction", "reply",
-// and the goldens "want-region" (the region sent), "want-edits" (one edit
-// per line as "L:C-L:C \"text\"", positions in the file), "want" (the
-// edited file) or "want-error" (the error's message). The comment names
-// the file ("name: sum.go"), and "crlf" turns the file's and the goldens'
-// line endings into "\r\n".
+// TestCases runs the quick-edit cases of testdata/markers (the cases with
+// an instruction) through this package's pipeline alone: Scope →
+// BuildRequest → a model answering the canned reply → ExtractCode →
+// Conform → Diff → Apply. It owns the "want-region" golden (the region
+// sent to the model, rewritten by -update here); the other goldens belong
+// to the marker package's tests, which run the same cases through the
+// real server.
 func TestCases(t *testing.T) {
-	paths, err := filepath.Glob("../testdata/edits/*.txtar")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no cases: %v", err)
+	all, err := marker.Glob("../testdata/markers/*.txtar")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, path := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			runCase(t, path)
+	n := 0
+	for _, c := range all {
+		if _, edit := c.Section("instruction"); !edit {
+			continue
+		}
+		n++
+		t.Run(c.Name, func(t *testing.T) {
+			runCase(t, c)
+			if err := c.Save(); err != nil {
+				t.Fatal(err)
+			}
 		})
+	}
+	if n < 9 {
+		t.Fatalf("found %d quick-edit cases, want at least 9", n)
 	}
 }
 
-func runCase(t *testing.T, path string) {
-	ar, err := txtar.ParseFile(path)
+func runCase(t *testing.T, c *marker.Case) {
+	f, err := c.Doc()
 	if err != nil {
 		t.Fatal(err)
 	}
-	name, crlf := "file.txt", false
-	for _, line := range strings.Split(string(ar.Comment), "\n") {
-		if v, ok := strings.CutPrefix(line, "name: "); ok {
-			name = strings.TrimSpace(v)
-		}
-		crlf = crlf || strings.TrimSpace(line) == "crlf"
-	}
-	sec := map[string]string{}
-	for _, f := range ar.Files {
-		sec[f.Name] = string(f.Data)
-	}
-	lineEnds := func(s string) string {
-		if crlf {
-			return strings.ReplaceAll(s, "\n", "\r\n")
-		}
-		return s
-	}
-	doc := text.New(lineEnds(sec["file"]))
-	target, err := ParseTarget(name + ":" + strings.TrimSpace(sec["range"]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, end, err := target.Offsets(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := text.New(f.Text)
 	var tree *syntax.Tree
-	if lang := syntax.Detect("", name); lang != nil {
+	if lang := syntax.Detect("", f.Name); lang != nil {
 		if tree, err = syntax.Parse(context.Background(), lang, doc); err != nil {
 			t.Fatal(err)
 		}
 		defer tree.Close()
 	}
-
-	got := map[string]string{}
-	edits, result, err := pipeline(doc, tree, start, end, strings.TrimSpace(sec["instruction"]), name, sec["reply"], got)
+	instruction, _ := c.Section("instruction")
+	reply, _ := c.Section("reply")
+	region, edits, result, err := pipeline(doc, tree, f.Start, f.End, strings.TrimSpace(instruction), f.Name, reply)
+	if region != "" {
+		if err := c.Golden("want-region", region, marker.Text); err != nil {
+			t.Error(err)
+		}
+	}
+	if *marker.Update {
+		return // the server's runner owns the other goldens
+	}
 	if err != nil {
-		got["want-error"] = err.Error() + "\n"
-	} else {
-		got["want-edits"] = formatEdits(doc, edits)
-		got["want"] = result
+		err = c.Golden("want-error", err.Error()+"\n", marker.Exact, "want", "want-edits")
+	} else if err = c.Golden("want-edits", formatEdits(doc, edits), marker.Exact, "want-error"); err == nil {
+		err = c.Golden("want", result, marker.Text, "want-error")
 	}
-	if *update {
-		writeGoldens(t, path, ar, got, crlf)
-		return
-	}
-	for _, k := range []string{"want-region", "want-edits", "want", "want-error"} {
-		want, ok := sec[k]
-		if _, produced := got[k]; !ok && !produced {
-			continue
-		}
-		if k != "want-edits" && k != "want-error" {
-			want = lineEnds(want)
-		}
-		if got[k] != want {
-			t.Errorf("%s:\n got: %q\nwant: %q", k, got[k], want)
-		}
+	if err != nil {
+		t.Error(err)
 	}
 }
 
 // pipeline runs one quick edit the way the LSP server and Run do, and
-// records the region it sent in got["want-region"].
-func pipeline(doc *text.Text, tree *syntax.Tree, start, end int, instruction, name, reply string, got map[string]string) ([]Edit, string, error) {
+// returns the region it sent.
+func pipeline(doc *text.Text, tree *syntax.Tree, start, end int, instruction, name, reply string) (string, []Edit, string, error) {
 	region, err := Scope(doc, tree, start, end)
 	if err != nil {
-		return nil, "", err
+		return "", nil, "", err
 	}
-	req := BuildRequest(doc, tree, region, instruction, name, "")
-	got["want-region"] = req.Prefix
-	m := &fakeModel{reply: reply}
-	res, err := m.Generate(context.Background(), req, func(string) {})
+	edits, err := Rewrite(context.Background(), &fakeModel{reply: reply}, Quick{
+		Doc: doc, Tree: tree, Region: region, Instruction: instruction, Path: name,
+	})
+	regionText := doc.String()[region.Start:region.End]
 	if err != nil {
-		return nil, "", err
+		return regionText, nil, "", err
 	}
-	code, err := ExtractCode(res.Text)
-	if err != nil {
-		return nil, "", err
-	}
-	edits := Shift(Diff(req.Prefix, Conform(req.Prefix, code)), region.Start)
 	out, err := Apply(doc.String(), edits)
-	return edits, out, err
+	return regionText, edits, out, err
 }
 
-// formatEdits renders edits as "L:C-L:C \"text\"" lines, 1-based, byte
-// columns, positions in doc.
+// formatEdits renders edits as the want-edits golden.
 func formatEdits(doc *text.Text, edits []Edit) string {
-	var b strings.Builder
-	for _, e := range edits {
-		s, en := doc.Point(e.Start), doc.Point(e.End)
-		fmt.Fprintf(&b, "%d:%d-%d:%d %q\n", s.Row+1, s.Column+1, en.Row+1, en.Column+1, e.Text)
+	out := make([]marker.Edit, len(edits))
+	for i, e := range edits {
+		out[i] = marker.Edit{Start: e.Start, End: e.End, Text: e.Text}
 	}
-	return b.String()
-}
-
-// writeGoldens rewrites the golden sections of the case at path.
-func writeGoldens(t *testing.T, path string, ar *txtar.Archive, got map[string]string, crlf bool) {
-	t.Helper()
-	var files []txtar.File
-	for _, f := range ar.Files {
-		if !strings.HasPrefix(f.Name, "want") {
-			files = append(files, f)
-		}
-	}
-	for _, k := range []string{"want-region", "want-edits", "want", "want-error"} {
-		v, ok := got[k]
-		if !ok {
-			continue
-		}
-		if crlf && k != "want-edits" && k != "want-error" {
-			v = strings.ReplaceAll(v, "\r\n", "\n")
-		}
-		files = append(files, txtar.File{Name: k, Data: []byte(v)})
-	}
-	ar.Files = files
-	data := txtar.Format(ar)
-	if old, _ := os.ReadFile(path); !bytes.Equal(old, data) {
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	return marker.FormatEdits(doc.String(), out)
 }

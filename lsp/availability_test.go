@@ -14,6 +14,7 @@ import (
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
+	"github.com/wisp-lsp/wisp/transport/provider"
 )
 
 // Tests of a model that fails, stalls or goes away: every completion
@@ -46,7 +47,7 @@ func listenModel(t testing.TB, ms *modelserver.Server, addr string) string {
 // the server's configuration would.
 func wsModel(t testing.TB, addr string) transport.Model {
 	t.Helper()
-	m, err := transport.Open(config.Model{Provider: "openai-ws", Endpoint: "ws://" + addr + "/v1/responses", Model: "test"},
+	m, err := provider.Open(config.Model{Provider: "openai-ws", Endpoint: "ws://" + addr + "/v1/responses", Model: "test"},
 		func(string) string { return "" }, zap.NewNop())
 	if err != nil {
 		t.Fatal(err)
@@ -77,15 +78,10 @@ func (e *fakeEditor) inlineUntil(uri string, line, char int) string {
 
 // statuses returns the wisp/status notifications received so far.
 func (e *fakeEditor) statuses() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var out []string
-	for _, n := range e.notifications {
-		if n.method != "wisp/status" {
-			continue
-		}
+	for _, params := range e.Notifications("wisp/status") {
 		var p struct{ State, Message string }
-		_ = json.Unmarshal(n.params, &p)
+		_ = json.Unmarshal(params, &p)
 		out = append(out, p.State+": "+p.Message)
 	}
 	return out
@@ -172,7 +168,7 @@ func TestStalledModelEndsRequestAtDeadline(t *testing.T) {
 			if c.provider == "openai" {
 				endpoint = "http://" + addr + "/v1"
 			}
-			model, err := transport.Open(config.Model{Provider: c.provider, Endpoint: endpoint, Model: "test"},
+			model, err := provider.Open(config.Model{Provider: c.provider, Endpoint: endpoint, Model: "test"},
 				func(string) string { return "" }, zap.NewNop())
 			if err != nil {
 				t.Fatal(err)

@@ -6,40 +6,25 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
+	"github.com/wisp-lsp/wisp/client"
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/lsp"
 	"github.com/wisp-lsp/wisp/transport"
 	"github.com/wisp-lsp/wisp/workspace"
 )
 
-// fakeEditor is the client side of a real wisp server over a pipe: it
-// speaks LSP framing as an editor does, records what the server sends, and
-// answers the server's requests.
+// fakeEditor is the client side of a real wisp server over a pipe: the
+// client package, recording what the server sends and applying every
+// edit, with helpers that fail the test on error.
 type fakeEditor struct {
+	*client.Client
 	t    testing.TB
-	conn jsonrpc2.Conn
-	raw  net.Conn // the client end, for writing malformed bytes
 	done chan int // the server's exit code
-
-	mu            sync.Mutex
-	notifications []notice
-	applied       []json.RawMessage // workspace/applyEdit params received
-	registered    []json.RawMessage // client/registerCapability params received
-	applyResult   map[string]any    // what to answer applyEdit with
-	changed       chan struct{}     // closed and replaced on every notification
-}
-
-type notice struct {
-	method string
-	params json.RawMessage
 }
 
 // startServer runs a real lsp.Server on one end of a pipe and returns an
@@ -73,16 +58,14 @@ func startServerCtx(t testing.TB, ctx context.Context, model transport.Model, cf
 func serve(t testing.TB, ctx context.Context, srv *lsp.Server) *fakeEditor {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
-	e := &fakeEditor{t: t, raw: clientEnd, done: make(chan int, 1), changed: make(chan struct{}),
-		applyResult: map[string]any{"applied": true}}
+	e := &fakeEditor{t: t, done: make(chan int, 1)}
 	go func() { e.done <- srv.Serve(ctx, serverEnd) }()
-	e.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(clientEnd))
-	e.conn.Go(context.Background(), e.handle)
+	e.Client = client.New(clientEnd, client.Options{Record: true, ApplyEdit: func(json.RawMessage) bool { return true }})
 	t.Cleanup(func() {
 		// The pipe first: Close waits for the reader, which a blocked
 		// write would otherwise hold forever.
 		clientEnd.Close()
-		e.conn.Close()
+		e.Close()
 		select {
 		case <-e.done:
 		case <-time.After(10 * time.Second):
@@ -97,70 +80,24 @@ type nopCloser struct{ transport.Model }
 
 func (nopCloser) Close() error { return nil }
 
-func (e *fakeEditor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	method := strings.Clone(req.Method())
-	params := append(json.RawMessage(nil), req.Params()...)
-	if !req.IsCall() {
-		e.mu.Lock()
-		e.notifications = append(e.notifications, notice{method, params})
-		close(e.changed)
-		e.changed = make(chan struct{})
-		e.mu.Unlock()
-		return nil, nil
-	}
-	// Answer off the read loop, as editors do: a reply written from the
-	// reader blocks on the unbuffered pipe until the server reads, and
-	// the server may itself be writing a reply from its read loop, so
-	// both would wait on each other for good (seen with the watcher
-	// registration crossing a wisp/index call).
-	jsonrpc2.Async(ctx)
-	switch method {
-	case "workspace/applyEdit":
-		e.mu.Lock()
-		e.applied = append(e.applied, params)
-		res := e.applyResult
-		close(e.changed)
-		e.changed = make(chan struct{})
-		e.mu.Unlock()
-		return res, nil
-	case "window/workDoneProgress/create":
-		return nil, nil
-	case "client/registerCapability":
-		e.mu.Lock()
-		e.registered = append(e.registered, params)
-		close(e.changed)
-		e.changed = make(chan struct{})
-		e.mu.Unlock()
-		return nil, nil
-	}
-	return nil, jsonrpc2.ErrMethodNotFound
-}
-
 // call sends a request and decodes its result into result (may be nil).
 func (e *fakeEditor) call(method string, params, result any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	var raw json.RawMessage
-	if _, err := e.conn.Call(ctx, method, params, &raw); err != nil {
-		return err
-	}
-	if result != nil {
-		return json.Unmarshal(raw, result)
-	}
-	return nil
+	return e.Call(ctx, method, params, result)
 }
 
 func (e *fakeEditor) mustCall(method string, params, result any) {
 	e.t.Helper()
 	if err := e.call(method, params, result); err != nil {
-		e.t.Fatalf("%s: %v", method, err)
+		e.t.Fatal(err)
 	}
 }
 
 func (e *fakeEditor) notify(method string, params any) {
 	e.t.Helper()
-	if err := e.conn.Notify(context.Background(), method, params); err != nil {
-		e.t.Fatalf("notify %s: %v", method, err)
+	if err := e.Notify(context.Background(), method, params); err != nil {
+		e.t.Fatal(err)
 	}
 }
 
@@ -223,21 +160,11 @@ func (e *fakeEditor) change(uri string, version int, sl, sc, el, ec int, s strin
 // waitFor waits until a notification with method satisfies ok.
 func (e *fakeEditor) waitFor(method string, ok func(json.RawMessage) bool) json.RawMessage {
 	e.t.Helper()
-	deadline := time.After(10 * time.Second)
-	for {
-		e.mu.Lock()
-		for _, n := range e.notifications {
-			if n.method == method && ok(n.params) {
-				e.mu.Unlock()
-				return n.params
-			}
-		}
-		ch := e.changed
-		e.mu.Unlock()
-		select {
-		case <-ch:
-		case <-deadline:
-			e.t.Fatalf("no %s notification arrived", method)
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	params, err := e.AwaitNotification(ctx, method, ok)
+	if err != nil {
+		e.t.Fatal(err)
 	}
+	return params
 }

@@ -41,7 +41,7 @@ func (e *fakeEditor) inline(ctx context.Context, uri string, line, char int) (st
 			InsertText string `json:"insertText"`
 		} `json:"items"`
 	}
-	err := protocol.Call(ctx, e.conn, "textDocument/inlineCompletion", map[string]any{
+	err := e.Call(ctx, "textDocument/inlineCompletion", map[string]any{
 		"textDocument": map[string]any{"uri": uri},
 		"position":     map[string]any{"line": line, "character": char},
 		"context":      map[string]any{"triggerKind": 2},

@@ -111,7 +111,10 @@ func (s *Server) withCancel(next jsonrpc2.Handler, cancel func(jsonrpc2.ID)) jso
 // panic becomes an internal error for a request and a log line for a
 // notification (see recovered).
 func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
-	method := req.Method()
+	// The method is borrowed from the read buffer, which the next message
+	// overwrites once the handler releases the read loop (Async): the
+	// panic report below needs its own copy.
+	method := strings.Clone(req.Method())
 	isCall := req.IsCall()
 	defer func() {
 		if r := recover(); r != nil {

@@ -8,7 +8,6 @@ import (
 
 	"go.lsp.dev/uri"
 
-	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 )
@@ -71,7 +70,7 @@ type document struct {
 	touched uint64
 	// index caches the definitions and imports of indexText; nil when
 	// none was built yet.
-	index     *gather.Index
+	index     *syntax.Index
 	indexText *text.Text
 	// indexing is true while a request builds the index; others then use
 	// the index they find (of an older text) rather than wait.
@@ -90,7 +89,7 @@ type Snapshot struct {
 	Tree       *syntax.Tree // nil for plain text
 	// Index is the document's definitions and imports, read from Text;
 	// set on the snapshots context returns, which carry no tree.
-	Index *gather.Index
+	Index *syntax.Index
 	// OutOfSync: the server's text may differ from the client's; make no
 	// suggestion or edit for it.
 	OutOfSync bool

@@ -14,7 +14,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion"
-	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/text"
 )
@@ -84,10 +83,10 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 	return sugg, nil
 }
 
-func buffersOf(snaps []*Snapshot) []gather.Buffer {
-	out := make([]gather.Buffer, 0, len(snaps))
+func buffersOf(snaps []*Snapshot) []completion.Buffer {
+	out := make([]completion.Buffer, 0, len(snaps))
 	for _, o := range snaps {
-		out = append(out, gather.Buffer{Path: o.Path, LanguageID: o.LanguageID, Text: o.Text, Index: o.Index})
+		out = append(out, completion.Buffer{Path: o.Path, LanguageID: o.LanguageID, Text: o.Text, Index: o.Index})
 	}
 	return out
 }

@@ -190,11 +190,16 @@ func TestUnknownMethodAndBadParams(t *testing.T) {
 func TestMalformedJSONGetsParseErrorAndServerStaysUp(t *testing.T) {
 	e := startServer(t, echoModel{}, config.Default())
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{` // cut short
-	if _, err := fmt.Fprintf(e.raw, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	if err := e.WriteFrame([]byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	// The parse error reply has a null id and reaches no call waiter; the
 	// connection must survive it and serve the next message.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if r, err := e.AwaitResponse(ctx, nil); err != nil || !isCode(r.Err, jsonrpc2.ParseError) {
+		t.Fatalf("answer to a cut-short message: %+v, %v; want a ParseError under the null id", r, err)
+	}
 	e.initialize("initialize-nvim-0.12.4.json", nil)
 	e.open("file:///tmp/b.py", "python", "x = 1\n")
 	if got := e.document("file:///tmp/b.py"); got.Language != "python" || !strings.Contains(got.Tree, "module") {

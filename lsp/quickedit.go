@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -76,40 +77,39 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	model, client := s.editModel, s.client
 	s.mu.Unlock()
 	progress := s.startProgress(ctx, job, p.WorkDoneToken, client, "wisp: quick edit")
-	req := edits.BuildRequest(snap.Text, snap.Tree, region, args.Instruction, snap.Path, snap.LanguageID)
-
 	received := 0
 	lastReport := time.Now()
-	res, err := model.Generate(ctx, req, func(delta string) {
-		received += len(delta)
-		if time.Since(lastReport) > 50*time.Millisecond {
-			lastReport = time.Now()
-			progress.report(fmt.Sprintf("%d bytes received", received))
-		}
+	diff, err := edits.Rewrite(ctx, model, edits.Quick{
+		Doc: snap.Text, Tree: snap.Tree, Region: region,
+		Instruction: args.Instruction, Path: snap.Path, Language: snap.LanguageID,
+		OnDelta: func(delta string) {
+			received += len(delta)
+			if time.Since(lastReport) > 50*time.Millisecond {
+				lastReport = time.Now()
+				progress.report(fmt.Sprintf("%d bytes received", received))
+			}
+		},
 	})
-	if err != nil {
-		if transport.IsCancelled(err) || ctx.Err() != nil {
-			progress.end("cancelled")
-			return nil, nil
-		}
+	switch {
+	case errors.Is(err, edits.ErrNotCode):
+		progress.end("done")
+		s.showOnce(ctx, protocol.MessageTypeError, "wisp: "+err.Error())
+		return nil, nil
+	case err != nil && (transport.IsCancelled(err) || ctx.Err() != nil):
+		progress.end("cancelled")
+		return nil, nil
+	case err != nil:
 		progress.end("failed")
 		s.showOnce(ctx, protocol.MessageTypeError, "wisp: quick edit failed: "+err.Error())
 		return nil, err
 	}
 	progress.end("done")
-	return nil, s.applyQuickEdit(ctx, snap, region, res.Text, job, client)
+	return nil, s.applyQuickEdit(ctx, snap, diff, job, client)
 }
 
-// applyQuickEdit turns the model's reply into minimal edits, rebases them
-// over what the user typed meanwhile, and sends them to the client.
-func (s *Server) applyQuickEdit(ctx context.Context, snap *Snapshot, region edits.Region, reply string, job *editJob, client clientFeatures) error {
-	old := snap.Text.String()[region.Start:region.End]
-	code, err := edits.ExtractCode(reply)
-	if err != nil {
-		s.showOnce(ctx, protocol.MessageTypeError, "wisp: "+err.Error())
-		return nil
-	}
-	diff := edits.Shift(edits.Diff(old, edits.Conform(old, code)), region.Start)
+// applyQuickEdit rebases a quick edit's minimal edits of snap over what
+// the user typed meanwhile, and sends them to the client.
+func (s *Server) applyQuickEdit(ctx context.Context, snap *Snapshot, diff []edits.Edit, job *editJob, client clientFeatures) error {
 	if len(diff) == 0 {
 		s.showOnce(ctx, protocol.MessageTypeInfo, "wisp: the quick edit changed nothing")
 		return nil

@@ -63,10 +63,9 @@ func (e *fakeEditor) quickEdit(uri string, version int, line int, instruction st
 }
 
 func (e *fakeEditor) appliedEdits() []appliedEdit {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := make([]appliedEdit, 0, len(e.applied))
-	for _, raw := range e.applied {
+	applied := e.Requests("workspace/applyEdit")
+	out := make([]appliedEdit, 0, len(applied))
+	for _, raw := range applied {
 		var a appliedEdit
 		if err := json.Unmarshal(raw, &a); err != nil {
 			e.t.Fatal(err)

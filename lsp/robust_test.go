@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,11 +53,7 @@ func TestHandlerPanicReportedOnce(t *testing.T) {
 }
 
 func asRPCError(err error, target **jsonrpc2.Error) bool {
-	if e, ok := err.(*jsonrpc2.Error); ok {
-		*target = e
-		return true
-	}
-	return false
+	return errors.As(err, target)
 }
 
 // Documents with very long lines are served as plain text (no tree), and

@@ -3,7 +3,6 @@ package lsp_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -34,11 +33,9 @@ func (e *fakeEditor) fullChange(uri string, version int, s string) {
 func (e *fakeEditor) count(method, substr string) int {
 	e.t.Helper()
 	e.mustCall("wisp/stats", map[string]any{}, nil)
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	n := 0
-	for _, m := range e.notifications {
-		if m.method == method && strings.Contains(string(m.params), substr) {
+	for _, params := range e.Notifications(method) {
+		if strings.Contains(string(params), substr) {
 			n++
 		}
 	}
@@ -271,7 +268,7 @@ func TestLargeAndBinaryDocuments(t *testing.T) {
 	}
 	// Invalid UTF-8 inside a JSON string: refused or repaired, never fatal.
 	body := "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"file:///tmp/bad.txt\",\"languageId\":\"plaintext\",\"version\":1,\"text\":\"a\xc3\x28b\"}}}"
-	if _, err := fmt.Fprintf(e.raw, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	if err := e.WriteFrame([]byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.document("file:///tmp/blob.bin"); got.Text != want {

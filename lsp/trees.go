@@ -8,7 +8,6 @@ import (
 
 	"go.lsp.dev/uri"
 
-	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 )
@@ -290,10 +289,10 @@ func (s *store) buildIndex(d *document) {
 }
 
 // indexOf indexes tree, a copy it closes; nil gives an empty index.
-func indexOf(tree *syntax.Tree) *gather.Index {
+func indexOf(tree *syntax.Tree) *syntax.Index {
 	if tree == nil {
-		return gather.NewIndex(nil)
+		return syntax.NewIndex(nil)
 	}
 	defer tree.Close()
-	return gather.NewIndex(tree)
+	return syntax.NewIndex(tree)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/wisp-lsp/wisp/lsp"
 	"github.com/wisp-lsp/wisp/transport"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
+	"github.com/wisp-lsp/wisp/transport/provider"
 )
 
 // The user's secrets in the server's environment, which a workspace must
@@ -89,7 +90,7 @@ func (r *recorder) bearing(secrets ...string) []http.Header {
 
 // trustSession is a real server whose trusted layers (user file and
 // environment) point at trusted, with the key in keyVar, and whose models
-// are opened by the real transport.Open reading the same environment.
+// are opened by the real provider.Open reading the same environment.
 type trustSession struct {
 	*fakeEditor
 	trusted, capture *recorder
@@ -137,7 +138,7 @@ func startTrustSession(t *testing.T, userFile string, extraEnv map[string]string
 		Log:    zap.NewNop(),
 		Config: cfg,
 		OpenModel: func(_ context.Context, m config.Model) (transport.Model, error) {
-			return transport.Open(m, getenv, zap.NewNop())
+			return provider.Open(m, getenv, zap.NewNop())
 		},
 	})
 	return s
@@ -151,18 +152,13 @@ func startServerOpts(t *testing.T, opts lsp.Options) *fakeEditor {
 
 // warnings returns the window/showMessage warnings received so far.
 func (e *fakeEditor) warnings() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	var out []string
-	for _, n := range e.notifications {
-		if n.method != "window/showMessage" {
-			continue
-		}
+	for _, params := range e.Notifications("window/showMessage") {
 		var p struct {
 			Type    int    `json:"type"`
 			Message string `json:"message"`
 		}
-		if json.Unmarshal(n.params, &p) == nil && p.Type == 2 {
+		if json.Unmarshal(params, &p) == nil && p.Type == 2 {
 			out = append(out, p.Message)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
-	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/completion"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/workspace"
 )
@@ -78,12 +78,7 @@ func (w *workspaceIndexes) ResolvePrefix(fromPath, prefix string, max int) []wor
 }
 
 // The workspace indexes serve every lookup the context builder makes.
-var (
-	_ gather.Resolver       = (*workspaceIndexes)(nil)
-	_ gather.PrefixResolver = (*workspaceIndexes)(nil)
-	_ gather.MemberResolver = (*workspaceIndexes)(nil)
-	_ gather.SimilarFinder  = (*workspaceIndexes)(nil)
-)
+var _ completion.Workspace = (*workspaceIndexes)(nil)
 
 // Members lists a type's members from the index of the folder holding
 // fromPath (see workspace.Index.Members).

@@ -11,6 +11,7 @@ import (
 
 	"go.lsp.dev/uri"
 
+	"github.com/wisp-lsp/wisp/client"
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport"
 )
@@ -91,22 +92,18 @@ func (e *fakeEditor) indexStats(ok func(files, symbols int, ready bool) bool) {
 // waitRegistered waits until the server registered method.
 func (e *fakeEditor) waitRegistered(method string) {
 	e.t.Helper()
-	deadline := time.After(10 * time.Second)
-	for {
-		e.mu.Lock()
-		for _, r := range e.registered {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := e.Await(ctx, func([]client.Message) bool {
+		for _, r := range e.Requests("client/registerCapability") {
 			if strings.Contains(string(r), method) {
-				e.mu.Unlock()
-				return
+				return true
 			}
 		}
-		ch := e.changed
-		e.mu.Unlock()
-		select {
-		case <-ch:
-		case <-deadline:
-			e.t.Fatalf("the server never registered %s", method)
-		}
+		return false
+	})
+	if err != nil {
+		e.t.Fatalf("the server never registered %s: %v", method, err)
 	}
 }
 

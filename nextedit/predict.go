@@ -42,9 +42,9 @@ func Ask(ctx context.Context, model transport.Model, req transport.Request, regi
 // minimal edits of the whole text; none when the reply holds no code or
 // changes nothing.
 func Answer(old string, region edits.Region, reply string) []edits.Edit {
-	code, err := edits.ExtractCode(reply)
+	es, err := edits.Reply(old, region, reply)
 	if err != nil {
 		return nil
 	}
-	return edits.Shift(edits.Diff(old, edits.Conform(old, code)), region.Start)
+	return es
 }

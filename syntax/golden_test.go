@@ -2,23 +2,18 @@ package syntax
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/wisp-lsp/wisp/marker"
 	"github.com/wisp-lsp/wisp/text"
 )
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
-
 // TestGolden parses each testdata/<language>.txtar source and compares a
-// report of every query (enclosing scopes and literals at each marker,
-// imports, definitions) with the file's want section.
+// report of every query (enclosing scopes and literals at each ⟨mark⟩,
+// imports, definitions) with the case's want section; -update rewrites it.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(files) == 0 {
@@ -26,12 +21,12 @@ func TestGolden(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			c := loadCase(t, file)
-			lang := Detect("", c.path)
+			src, c := loadSample(t, file)
+			lang := Detect("", src.Name)
 			if lang == nil || lang.Name()+".txtar" != filepath.Base(file) {
-				t.Fatalf("Detect(%q) = %v", c.path, lang)
+				t.Fatalf("Detect(%q) = %v", src.Name, lang)
 			}
-			tree, err := Parse(context.Background(), lang, text.New(c.src))
+			tree, err := Parse(context.Background(), lang, text.New(src.Text))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,41 +34,32 @@ func TestGolden(t *testing.T) {
 			if tree.HasError() {
 				t.Errorf("sample has syntax errors: %s", tree)
 			}
-			got := report(tree, c.marks)
-			if *update {
-				for i, f := range c.archive.Files {
-					if f.Name == "want" {
-						c.archive.Files[i].Data = []byte(got)
-					}
-				}
-				if err := os.WriteFile(file, txtar.Format(c.archive), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
+			if err := c.Golden("want", report(tree, src.Marks), marker.Exact); err != nil {
+				t.Error(err)
 			}
-			if got != c.want {
-				t.Errorf("report differs from want (run with -update to rewrite)\n--- got\n%s--- want\n%s", got, c.want)
+			if err := c.Save(); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}
 }
 
 // report describes everything the queries say about tree.
-func report(tree *Tree, marks []mark) string {
+func report(tree *Tree, marks []marker.Mark) string {
 	src := tree.Text().String()
 	var b strings.Builder
 	for _, m := range marks {
 		var scopes []string
-		for _, s := range tree.EnclosingScopes(m.off) {
+		for _, s := range tree.EnclosingScopes(m.Offset) {
 			scopes = append(scopes, fmt.Sprintf("%s %s(%s) header=%q", s.Kind, s.Name, s.NodeType,
 				squeeze(src[s.Header.Start:s.Header.End])))
 		}
-		fmt.Fprintf(&b, "mark %s:\n", m.name)
+		fmt.Fprintf(&b, "mark %s:\n", m.Name)
 		for _, s := range scopes {
 			fmt.Fprintf(&b, "  scope %s\n", s)
 		}
-		inString, inComment := tree.InStringOrComment(m.off)
-		typ, _ := tree.NodeAt(m.off)
+		inString, inComment := tree.InStringOrComment(m.Offset)
+		typ, _ := tree.NodeAt(m.Offset)
 		fmt.Fprintf(&b, "  node=%s string=%v comment=%v\n", typ, inString, inComment)
 	}
 	for _, s := range tree.Imports() {

@@ -185,7 +185,7 @@ func (t *Tree) compactType(decl, typ *sitter.Node) string {
 	if cut {
 		list += "; …"
 	}
-	if t.lang.rules.indentBlocks {
+	if t.lang.facts.IndentBlocks {
 		return head + " " + list
 	}
 	if list == "" {

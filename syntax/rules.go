@@ -1,9 +1,9 @@
 package syntax
 
 // rules is one language's node-type table: which tree-sitter node types
-// are scopes, blocks, imports, strings and comments. The tables are the
-// only per-language knowledge in the package; the code that reads them is
-// shared. All fields are immutable after initialisation.
+// are scopes, blocks, imports, strings and comments. With the grammar they
+// are the only per-language knowledge in the package (the rest is the
+// language's row in the lang table); the code that reads them is shared. All fields are immutable after initialisation.
 type rules struct {
 	// scopes maps node types to the scope they form.
 	scopes map[string]scopeRule
@@ -19,9 +19,6 @@ type rules struct {
 	// wrappers are node types that wrap one top-level definition without
 	// being one (export statements, decorators).
 	wrappers map[string]string // node type → field holding the definition
-	// indentBlocks is true when blocks end with their last statement, not
-	// with a closing brace, so an offset just past a block is still in it.
-	indentBlocks bool
 }
 
 // scopeRule says what scope a node type forms.
@@ -82,7 +79,6 @@ var pythonRules = &rules{
 	codeInString: newSet("interpolation"),
 	comments:     newSet("comment"),
 	wrappers:     map[string]string{"decorated_definition": "definition"},
-	indentBlocks: true,
 }
 
 // javascriptRules serves JavaScript and JSX.

@@ -1,75 +1,30 @@
 package syntax
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
+	"github.com/wisp-lsp/wisp/marker"
 )
 
 // sampleFor returns the source of testdata/<language>.txtar with its
-// cursor markers removed.
+// marks removed.
 func sampleFor(t testing.TB, lang *Language) string {
 	t.Helper()
-	c := loadCase(t, filepath.Join("testdata", lang.Name()+".txtar"))
-	return c.src
+	src, _ := loadSample(t, filepath.Join("testdata", lang.Name()+".txtar"))
+	return src.Text
 }
 
-// marker is how a test source marks a cursor: ⟨1⟩, ⟨2⟩, ...
-const markerOpen, markerClose = "⟨", "⟩"
-
-// testCase is a parsed testdata/*.txtar file.
-type testCase struct {
-	archive *txtar.Archive
-	path    string // the source file's name in the archive
-	src     string // the source without markers
-	marks   []mark // in source order
-	want    string // the golden report
-}
-
-type mark struct {
-	name string
-	off  int
-}
-
-func loadCase(t testing.TB, file string) testCase {
+// loadSample reads a testdata/*.txtar case: one source file whose
+// ⟨name⟩ marks are cursors, and the golden report in "want".
+func loadSample(t testing.TB, path string) (*marker.File, *marker.Case) {
 	t.Helper()
-	data, err := os.ReadFile(file)
+	c, err := marker.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := txtar.Parse(data)
-	c := testCase{archive: a}
-	for _, f := range a.Files {
-		if f.Name == "want" {
-			c.want = string(f.Data)
-			continue
-		}
-		c.path = f.Name
-		c.src, c.marks = stripMarkers(string(f.Data))
+	if len(c.Files) != 1 {
+		t.Fatalf("%s: %d files, want one", path, len(c.Files))
 	}
-	return c
-}
-
-// stripMarkers removes ⟨name⟩ markers and returns where they were.
-func stripMarkers(s string) (string, []mark) {
-	var b strings.Builder
-	var marks []mark
-	for {
-		i := strings.Index(s, markerOpen)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String(), marks
-		}
-		j := strings.Index(s[i:], markerClose)
-		if j < 0 {
-			b.WriteString(s)
-			return b.String(), marks
-		}
-		b.WriteString(s[:i])
-		marks = append(marks, mark{name: s[i+len(markerOpen) : i+j], off: b.Len()})
-		s = s[i+j+len(markerClose):]
-	}
+	return &c.Files[0], c
 }

@@ -117,7 +117,7 @@ func (t *Tree) scopePath(off int) []*sitter.Node {
 	}
 	off = max(0, min(off, t.src.Len()))
 	path := descend(root, off)
-	if off == 0 || (!t.lang.rules.indentBlocks && t.src.String()[off-1] == '}') {
+	if off == 0 || (!t.lang.facts.IndentBlocks && t.src.String()[off-1] == '}') {
 		return path
 	}
 	before := descend(root, off-1)

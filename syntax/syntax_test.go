@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/text"
 )
 
@@ -144,5 +145,16 @@ func TestEnclosingKinds(t *testing.T) {
 	}
 	if _, ok := tree.Enclosing(len(src), KindClass); ok {
 		t.Errorf("offset after the final newline is still in the class")
+	}
+}
+
+// Every row of the language table has a grammar, and each language knows
+// its row.
+func TestEveryTableRowParses(t *testing.T) {
+	for _, row := range lang.All() {
+		l := Detect(row.IDs[0], "")
+		if l == nil || l.Facts() != row || l.Name() != row.Name {
+			t.Errorf("%s: no grammar, or not this row's (%v)", row.Name, l)
+		}
 	}
 }

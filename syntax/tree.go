@@ -38,7 +38,7 @@ func Parse(ctx context.Context, lang *Language, src *text.Text) (*Tree, error) {
 	}
 	tr, err := lang.parse(ctx, nil, src)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", lang.name, err)
+		return nil, fmt.Errorf("parse %s: %w", lang.Name(), err)
 	}
 	return &Tree{lang: lang, src: src, tree: tr}, nil
 }
@@ -71,7 +71,7 @@ func (t *Tree) Reparse(ctx context.Context, src *text.Text, edits []text.Edit) (
 	editTree(old, t.src, src, c)
 	tr, err := t.lang.parse(ctx, old, src)
 	if err != nil {
-		return nil, fmt.Errorf("reparse %s: %w", t.lang.name, err)
+		return nil, fmt.Errorf("reparse %s: %w", t.lang.Name(), err)
 	}
 	return &Tree{lang: t.lang, src: src, tree: tr}, nil
 }

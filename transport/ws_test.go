@@ -477,3 +477,16 @@ func TestBackoffGrowsWithJitter(t *testing.T) {
 		}
 	}
 }
+
+// NewWS addresses the responses route of the endpoint and sends the key it
+// is given as a bearer token, remembering the variable it came from.
+func TestNewWSKeyAndURL(t *testing.T) {
+	m, err := NewWS(WSConfig{Endpoint: "wss://api.example.test/v1", APIKey: "k2", APIKeyEnv: "MY_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if m.header.Get("Authorization") != "Bearer k2" || m.url != "wss://api.example.test/v1/responses" || m.ep.keyEnv != "MY_KEY" {
+		t.Errorf("url %s header %v keyEnv %q", m.url, m.header, m.ep.keyEnv)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/transport"
+	"github.com/wisp-lsp/wisp/transport/provider"
 )
 
 // cursorFile is a file read for a headless command, with the cursor a
@@ -165,7 +166,7 @@ type contextResult struct {
 	File   string  `json:"file"`
 	Cursor jsonPos `json:"cursor"`
 	// Provider is the configured model provider; Wire is the body it is
-	// sent (transport.Wire).
+	// sent (provider.Wire).
 	Provider string `json:"provider"`
 	completion.Built
 	Wire any `json:"wire"`
@@ -213,7 +214,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	q := f.query()
 	q.Workspace = ix
 	out.Built = completion.BuildRequest(q, cfg.Completion.Budget, 0, cfg.Completion.LookAhead)
-	if out.Wire, err = transport.Wire(cfg.Model, out.Request); err != nil {
+	if out.Wire, err = provider.Wire(cfg.Model, out.Request); err != nil {
 		fmt.Fprintln(stderr, "wisp context:", err)
 		return 1
 	}

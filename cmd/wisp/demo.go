@@ -10,7 +10,6 @@ import (
 	"net"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -68,24 +67,25 @@ func demo(ctx context.Context, w io.Writer, ttft time.Duration, rate float64, de
 	fmt.Fprintf(w, "model server: %s (time to first token %s, %.0f tokens/s, %s each way)\n", endpoint, ttft, rate, delay)
 
 	serverEnd, clientEnd := net.Pipe()
-	srv := lsp.New(lsp.Options{Log: zap.NewNop(), Config: config.Default(), OpenModel: modelOpener(zap.NewNop())})
+	// The model server is chosen where wisp trusts a choice of endpoint
+	// (its own configuration): the editor's initializationOptions may not
+	// send code elsewhere.
+	cfg, _, err := config.Default().Override([]string{
+		"model.provider=" + config.ProviderOpenAIWS, "model.endpoint=" + endpoint, "model.model=demo"}, "wisp demo")
+	if err != nil {
+		return err
+	}
+	srv := lsp.New(lsp.Options{Log: zap.NewNop(), Config: cfg, OpenModel: modelOpener(zap.NewNop())})
 	served := make(chan int, 1)
 	go func() { served <- srv.Serve(ctx, serverEnd) }()
 
-	var mu sync.Mutex
-	var applied []string
-	c := client.New(clientEnd, client.Options{ApplyEdit: func(p json.RawMessage) bool {
-		mu.Lock()
-		applied = append(applied, string(p))
-		mu.Unlock()
-		return true
-	}})
+	c := client.New(clientEnd, client.Options{Record: true, ApplyEdit: func(json.RawMessage) bool { return true }})
 	defer func() {
 		c.Close()
 		<-served
 	}()
 	start := time.Now()
-	if _, err := c.Initialize(ctx, map[string]any{"model": map[string]any{"provider": "openai-ws", "endpoint": endpoint, "model": "demo"}}); err != nil {
+	if _, err := c.Initialize(ctx, nil); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "language server initialized in %s; the WebSocket opens now, before the first keystroke\n\n", time.Since(start).Round(time.Microsecond))
@@ -136,18 +136,12 @@ func demo(ctx context.Context, w io.Writer, ttft time.Duration, rate float64, de
 
 	fmt.Fprintln(w, "\nquick edit: \"rename total to sum\" on func Sum")
 	t0 := time.Now()
-	err = c.Call(ctx, "workspace/executeCommand", map[string]any{"command": "wisp.quickEdit", "arguments": []any{map[string]any{
-		"textDocument": map[string]any{"uri": uri},
-		"range":        map[string]any{"start": map[string]any{"line": 5, "character": 0}, "end": map[string]any{"line": 5, "character": 0}},
-		"instruction":  "rename total to sum",
-	}}}, nil)
-	if err != nil {
+	line5 := c.Text(uri).LineStart(5)
+	if err := c.QuickEdit(ctx, uri, line5, line5, "rename total to sum"); err != nil {
 		return err
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, a := range applied {
-		fmt.Fprintf(w, "applied in %s, minimal edits: %s\n", time.Since(t0).Round(time.Millisecond), summarizeEdit(a))
+	for _, a := range c.Requests("workspace/applyEdit") {
+		fmt.Fprintf(w, "applied in %s, minimal edits: %s\n", time.Since(t0).Round(time.Millisecond), summarizeEdit(string(a)))
 	}
 	return c.Shutdown(ctx)
 }

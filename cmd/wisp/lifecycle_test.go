@@ -1,22 +1,22 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/wisp-lsp/wisp/client"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
 
@@ -28,115 +28,45 @@ const hangGuard = 60 * time.Second
 // lspProcess is the wisp binary serving LSP on stdio, with stdin held open
 // as an editor holds it.
 type lspProcess struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	msgs   chan map[string]any // everything the server sends, in order
-	stderr *lockedBuffer
-	exited chan error // receives cmd.Wait's result once
+	*client.Client
+	t    *testing.T
+	proc *client.Process
 }
 
 func startLSP(t *testing.T, env []string) *lspProcess {
 	t.Helper()
 	cmd := exec.Command(wispBin, "--stdio")
 	cmd.Env = env
-	stdin, err := cmd.StdinPipe()
+	proc, err := client.Start(cmd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &lspProcess{t: t, cmd: cmd, stdin: stdin, msgs: make(chan map[string]any, 64),
-		stderr: new(lockedBuffer), exited: make(chan error, 1)}
-	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go p.readMessages(stdout)
-	go func() { p.exited <- cmd.Wait() }()
+	p := &lspProcess{Client: client.New(proc, client.Options{Record: true}), t: t, proc: proc}
 	t.Cleanup(func() {
-		cmd.Process.Kill() // a no-op when it has exited, as it should have
-		stdin.Close()
+		proc.Kill() // at once when it has exited, as it should have
+		p.Close()
 	})
 	return p
 }
 
-// lockedBuffer collects a process's stderr while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder // guarded by mu
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// readMessages decodes LSP frames from r into p.msgs until r ends.
-func (p *lspProcess) readMessages(r io.Reader) {
-	defer close(p.msgs)
-	br := bufio.NewReader(r)
-	for {
-		n := -1
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimSpace(line)
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				n, _ = strconv.Atoi(v)
-			}
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(br, body); err != nil {
-			return
-		}
-		var m map[string]any
-		if json.Unmarshal(body, &m) == nil {
-			p.msgs <- m
-		}
-	}
-}
-
-// send writes one framed message with the given fields.
+// send writes one framed message as it is.
 func (p *lspProcess) send(msg string) {
 	p.t.Helper()
-	if _, err := fmt.Fprintf(p.stdin, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+	if err := p.WriteFrame([]byte(msg)); err != nil {
 		p.t.Fatalf("write to the server: %v", err)
 	}
 }
 
 // response waits for the server's answer to request id.
-func (p *lspProcess) response(id any) map[string]any {
+func (p *lspProcess) response(id any) client.Message {
 	p.t.Helper()
-	want, _ := json.Marshal(id)
-	guard := time.After(hangGuard)
-	for {
-		select {
-		case m, ok := <-p.msgs:
-			if !ok {
-				p.t.Fatalf("the server closed stdout before answering %s; stderr:\n%s", want, p.stderr)
-			}
-			if got, _ := json.Marshal(m["id"]); string(got) == string(want) && m["method"] == nil {
-				return m
-			}
-		case <-guard:
-			p.t.Fatalf("no answer to request %s; stderr:\n%s", want, p.stderr)
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	m, err := p.AwaitResponse(ctx, id)
+	if err != nil {
+		p.t.Fatalf("%v; stderr:\n%s", err, p.proc.Stderr())
 	}
+	return m
 }
 
 // wait waits for the process to end, with stdin still open, and returns its
@@ -144,12 +74,11 @@ func (p *lspProcess) response(id any) map[string]any {
 func (p *lspProcess) wait(what string) *os.ProcessState {
 	p.t.Helper()
 	select {
-	case <-p.exited:
-		return p.cmd.ProcessState
+	case <-p.proc.Done():
+		return p.proc.State()
 	case <-time.After(hangGuard):
-		p.cmd.Process.Kill()
-		<-p.exited
-		p.t.Fatalf("%s: the server was still running with stdin open; stderr:\n%s", what, p.stderr)
+		p.proc.Kill()
+		p.t.Fatalf("%s: the server was still running with stdin open; stderr:\n%s", what, p.proc.Stderr())
 		return nil
 	}
 }
@@ -157,8 +86,8 @@ func (p *lspProcess) wait(what string) *os.ProcessState {
 func (p *lspProcess) initialize() {
 	p.t.Helper()
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
-	if r := p.response(1); r["result"] == nil {
-		p.t.Fatalf("initialize: %v", r)
+	if r := p.response(1); r.Err != nil || len(r.Result) == 0 || string(r.Result) == "null" {
+		p.t.Fatalf("initialize: %+v", r)
 	}
 	p.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
 }
@@ -182,7 +111,7 @@ func TestExitWithStdinOpen(t *testing.T) {
 			}
 			p.send(`{"jsonrpc":"2.0","method":"exit"}`)
 			if st := p.wait("after exit"); st.ExitCode() != want {
-				t.Fatalf("exit code %d, want %d; stderr:\n%s", st.ExitCode(), want, p.stderr)
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", st.ExitCode(), want, p.proc.Stderr())
 			}
 		})
 	}
@@ -224,9 +153,9 @@ func TestSignalsEndTheServer(t *testing.T) {
 			select {
 			case <-backend.started:
 			case <-time.After(hangGuard):
-				t.Fatalf("the completion never reached the model; stderr:\n%s", p.stderr)
+				t.Fatalf("the completion never reached the model; stderr:\n%s", p.proc.Stderr())
 			}
-			if err := p.cmd.Process.Signal(sig); err != nil {
+			if err := p.proc.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
 			st := p.wait("after " + sig.String())
@@ -234,10 +163,10 @@ func TestSignalsEndTheServer(t *testing.T) {
 				t.Fatalf("killed by %v instead of stopping on its own", ws.Signal())
 			}
 			if st.ExitCode() != 1 {
-				t.Fatalf("exit code %d, want 1; stderr:\n%s", st.ExitCode(), p.stderr)
+				t.Fatalf("exit code %d, want 1; stderr:\n%s", st.ExitCode(), p.proc.Stderr())
 			}
-			if !strings.Contains(p.stderr.String(), "stopping") || !strings.Contains(p.stderr.String(), "stopped") {
-				t.Fatalf("the log does not say why it stopped:\n%s", p.stderr)
+			if stderr := p.proc.Stderr(); !strings.Contains(stderr, "stopping") || !strings.Contains(stderr, "stopped") {
+				t.Fatalf("the log does not say why it stopped:\n%s", stderr)
 			}
 		})
 	}
@@ -257,18 +186,17 @@ func TestInvalidRequestAnsweredUnderItsID(t *testing.T) {
 		var want any
 		json.Unmarshal([]byte(id), &want)
 		r := p.response(want)
-		e, _ := r["error"].(map[string]any)
-		if e == nil || e["code"] != float64(-32600) {
-			t.Errorf("answer to %s: %v, want an InvalidRequest error (-32600)", msg, r)
+		if !isCode(r.Err, jsonrpc2.InvalidRequest) {
+			t.Errorf("answer to %s: %+v, want an InvalidRequest error (-32600)", msg, r)
 		}
 	}
 	p.send(`{"jsonrpc":"2.0","id":9,"method":"shutdown"}`)
-	if r := p.response(9); r["error"] != nil {
+	if r := p.response(9); r.Err != nil {
 		t.Fatalf("shutdown after the invalid requests: %v", r)
 	}
 	p.send(`{"jsonrpc":"2.0","method":"exit"}`)
 	if st := p.wait("after exit"); st.ExitCode() != 0 {
-		t.Fatalf("exit code %d; stderr:\n%s", st.ExitCode(), p.stderr)
+		t.Fatalf("exit code %d; stderr:\n%s", st.ExitCode(), p.proc.Stderr())
 	}
 }
 
@@ -297,4 +225,9 @@ func mustRun(t *testing.T, args ...string) string {
 		t.Fatalf("wisp %v: exit %d: %s", args, code, errOut)
 	}
 	return out
+}
+
+func isCode(err error, code jsonrpc2.Code) bool {
+	var e *jsonrpc2.Error
+	return errors.As(err, &e) && e.Code == code
 }

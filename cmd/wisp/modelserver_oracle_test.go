@@ -13,6 +13,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport"
+	"github.com/wisp-lsp/wisp/transport/provider"
 )
 
 // wisp model-server --workspace answers next-edit requests from the
@@ -46,7 +47,7 @@ func TestModelServerNextEditOracle(t *testing.T) {
 	}
 	endpoint := strings.TrimSpace(strings.TrimSuffix(line[i:], ")\n"))
 	endpoint = strings.TrimSuffix(endpoint, ")")
-	model, err := transport.Open(config.Model{Provider: "openai-ws", Endpoint: endpoint, Model: "test"}, func(string) string { return "" }, zap.NewNop())
+	model, err := provider.Open(config.Model{Provider: "openai-ws", Endpoint: endpoint, Model: "test"}, func(string) string { return "" }, zap.NewNop())
 	if err != nil {
 		t.Fatal(err)
 	}

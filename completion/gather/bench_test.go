@@ -9,6 +9,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/completion/history"
+	"github.com/wisp-lsp/wisp/syntax"
 )
 
 // benchInput builds a 5,000-line Go file, the cursor in the middle, and
@@ -32,9 +33,9 @@ func benchInput(b *testing.B, cached bool) gather.Input {
 			Diff: fmt.Sprintf("@@ -41,1 +41,1 @@\n-\treturn c + %d\n+\treturn c - %d", i, i)})
 	}
 	if cached {
-		in.Index = gather.NewIndex(in.Tree)
+		in.Index = syntax.NewIndex(in.Tree)
 		for i := range in.Others {
-			in.Others[i].Index = gather.NewIndex(in.Others[i].Tree)
+			in.Others[i].Index = syntax.NewIndex(in.Others[i].Tree)
 		}
 	}
 	return in
@@ -58,7 +59,7 @@ func BenchmarkGather(b *testing.B) {
 func BenchmarkGatherLongLine(b *testing.B) {
 	src := "var app=function(){" + strings.Repeat("function a(t,e){return t*e+1};", 450) + "}();\n"
 	in := gather.Input{Buffer: buffer(b, "app.min.js", src), Cursor: len(src) / 2, Budget: 1024}
-	in.Index = gather.NewIndex(in.Tree)
+	in.Index = syntax.NewIndex(in.Tree)
 	b.ResetTimer()
 	var times []time.Duration
 	for b.Loop() {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 )
 
@@ -16,9 +17,9 @@ func TestGatherUsesWholeBudget(t *testing.T) {
 	src := mainHead + filler("Helper", 200) + mainBody + "var table = []int{" + strings.Repeat("1, 2, 3, ", 900) + "}\n" + filler("Late", 100)
 	src = strings.Replace(src, "‸", "", 1)
 	in := gather.Input{Buffer: buffer(t, "main.go", src)}
-	in.Index = gather.NewIndex(in.Tree)
+	in.Index = syntax.NewIndex(in.Tree)
 	in.Others = []gather.Buffer{buffer(t, "net.go", "package main\n\n"+filler("Other", 20))}
-	in.Others[0].Index = gather.NewIndex(in.Others[0].Tree)
+	in.Others[0].Index = syntax.NewIndex(in.Others[0].Tree)
 	rng := rand.New(rand.NewPCG(1, 2))
 	cursors := []int{0, 1, len(src) / 2, len(src) - 1, len(src), strings.Index(src, "1, 2, 3") + 4000}
 	for range 200 {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/workspace"
 )
@@ -323,14 +324,14 @@ func definitionWhy(s workspace.Symbol) string {
 
 // commentPrefix returns the line-comment marker of the buffer's language.
 func commentPrefix(tree *syntax.Tree, path string) string {
-	lang := syntax.Detect("", path)
+	facts := lang.Detect("", path)
 	if tree != nil {
-		lang = tree.Language()
+		facts = tree.Language().Facts()
 	}
-	if lang != nil && lang.Name() == "python" {
-		return "# "
+	if facts == nil || facts.LineComment == "" {
+		facts = lang.Plain
 	}
-	return "// "
+	return facts.LineComment + " "
 }
 
 // placeOf returns the line s is defined on when that is in the current

@@ -23,11 +23,11 @@ type Buffer struct {
 	// chosen). Gather reads it from the calling goroutine only: give each
 	// call its own Tree.Copy.
 	Tree *syntax.Tree
-	// Index, when not nil, is NewIndex(Tree) cached by the caller for this
+	// Index, when not nil, is syntax.NewIndex(Tree) cached by the caller for this
 	// exact Text; Gather then does not walk the whole tree. Caching it per
 	// document version keeps Gather well under a millisecond on large
 	// workspaces.
-	Index *Index
+	Index *syntax.Index
 }
 
 // Input is one completion's context request.
@@ -162,7 +162,7 @@ type gatherer struct {
 	// looked up.
 	plain bool
 	// index is the current buffer's index; never nil.
-	index *Index
+	index *syntax.Index
 	// prefixStart and suffixEnd bound the window around the cursor;
 	// 0 <= prefixStart <= cursor <= suffixEnd <= doc.Len() always.
 	prefixStart, suffixEnd int

@@ -3,14 +3,12 @@ package gather_test
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/wisp-lsp/wisp/completion/gather"
+	"github.com/wisp-lsp/wisp/marker"
 )
 
 // TestContextCases runs the selection rules in testdata/context: each
@@ -40,52 +38,38 @@ func TestContextCases(t *testing.T) {
 	}
 }
 
-// expansion repeats text: ⟦N×TEXT⟧ stands for N copies of TEXT, so a case
-// can hold a 10 KB line without being one.
-var expansion = regexp.MustCompile(`⟦(\d+)×([^⟧]*)⟧`)
-
-func expand(s string) string {
-	return expansion.ReplaceAllStringFunc(s, func(m string) string {
-		sub := expansion.FindStringSubmatch(m)
-		n, _ := strconv.Atoi(sub[1])
-		return strings.Repeat(sub[2], n)
-	})
-}
-
-// loadContextCase reads a case: the comment's "budget: N" line, the
-// document (the first file), other buffers (further files) and the want
-// section's checks.
+// loadContextCase reads a case: the comment's "budget: N" directive,
+// the document (the file with the cursor), other buffers (the other
+// files) and the want section's checks.
 func loadContextCase(t *testing.T, path string) (gather.Input, []contextCheck) {
 	t.Helper()
-	ar, err := txtar.ParseFile(path)
+	c, err := marker.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var in gather.Input
-	for _, l := range strings.Split(string(ar.Comment), "\n") {
-		if v, ok := strings.CutPrefix(l, "budget: "); ok {
-			if in.Budget, err = strconv.Atoi(v); err != nil {
-				t.Fatalf("budget: %v", err)
-			}
+	if v, ok := c.Directive("budget"); ok {
+		if in.Budget, err = strconv.Atoi(v); err != nil {
+			t.Fatalf("budget: %v", err)
+		}
+	}
+	doc, err := c.Doc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range c.Files {
+		if f := &c.Files[i]; f == doc {
+			in.Buffer = buffer(t, f.Name, f.Text)
+			in.Cursor = f.Start
+		} else {
+			in.Others = append(in.Others, buffer(t, f.Name, f.Text))
 		}
 	}
 	var want []contextCheck
-	for i, f := range ar.Files {
-		switch {
-		case f.Name == "want":
-			for _, l := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
-				want = append(want, parseCheck(t, l))
-			}
-		case i == 0:
-			src := expand(string(f.Data))
-			cursor := strings.Index(src, cursorMark)
-			if cursor < 0 {
-				t.Fatalf("%s has no cursor mark %s", f.Name, cursorMark)
-			}
-			in.Buffer = buffer(t, f.Name, strings.Replace(src, cursorMark, "", 1))
-			in.Cursor = cursor
-		default:
-			in.Others = append(in.Others, buffer(t, f.Name, expand(string(f.Data))))
+	checks, _ := c.Section("want")
+	for _, l := range strings.Split(strings.TrimSpace(checks), "\n") {
+		if l != "" {
+			want = append(want, parseCheck(t, l))
 		}
 	}
 	if len(want) == 0 {
@@ -93,9 +77,6 @@ func loadContextCase(t *testing.T, path string) (gather.Input, []contextCheck) {
 	}
 	return in, want
 }
-
-// cursorMark marks the cursor in a case's document.
-const cursorMark = "‸"
 
 // contextCheck is one line of a want section:
 //

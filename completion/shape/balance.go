@@ -50,11 +50,11 @@ func (st site) balance(s string, multiline bool) string {
 		case tokClose:
 			switch {
 			case len(own) > 0:
-				if closerOf(own[len(own)-1]) != s[i] {
+				if closerOf(st.d, own[len(own)-1]) != s[i] {
 					return s[:i]
 				}
 				own = own[:len(own)-1]
-			case top == 0 || closerOf(st.stack[top-1]) != s[i]:
+			case top == 0 || closerOf(st.d, st.stack[top-1]) != s[i]:
 				return s[:i]
 			case closed < len(closers):
 				return cutBeforeCloser(s, i)
@@ -77,14 +77,14 @@ func (st site) balance(s string, multiline bool) string {
 		return s[:lastSafe]
 	}
 	trimmed := strings.TrimRight(s, " \t")
-	if !openString && trimmed != "" && strings.IndexByte("([{", trimmed[len(trimmed)-1]) >= 0 {
+	if _, opens := st.d.Closer(lastByte(trimmed)); !openString && opens {
 		return s
 	}
 	if openString {
 		s += lx.quote
 	}
 	for j := len(own) - 1; j >= 0; j-- {
-		s += string(closerOf(own[j]))
+		s += string(closerOf(st.d, own[j]))
 	}
 	return s
 }
@@ -97,4 +97,12 @@ func cutBeforeCloser(s string, i int) string {
 		return s[:ls]
 	}
 	return s[:i]
+}
+
+// lastByte returns the last byte of s, or 0 when s is empty.
+func lastByte(s string) byte {
+	if s == "" {
+		return 0
+	}
+	return s[len(s)-1]
 }

@@ -40,7 +40,7 @@ func Fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string) (
 	s = st.balance(s, plan.Multiline)
 	if plan.Multiline {
 		s = reindent(s, st.before, plan)
-		if st.d.indentBlocks {
+		if st.d.IndentBlocks {
 			s = cutDedent(s, plan.Indent)
 		}
 		s = strings.TrimRight(s, " \t\n")
@@ -53,7 +53,7 @@ func Fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string) (
 	if plan.Multiline || strings.TrimSpace(st.rest) == "" || strings.HasPrefix(st.rest, " ") {
 		s = strings.TrimRight(s, " \t")
 	}
-	if plan.Reason == "new block" && !st.d.indentBlocks {
+	if plan.Reason == "new block" && !st.d.IndentBlocks {
 		s = closeBlock(s, doc, st, plan)
 	}
 	if plan.Multiline && strings.Contains(s, "\n") && strings.TrimSpace(st.rest) != "" {

@@ -1,39 +1,51 @@
 package shape
 
-import "strings"
+import (
+	"strings"
 
-// dialect is what the bracket lexer needs to know about a language.
+	"github.com/wisp-lsp/wisp/lang"
+)
+
+// dialect is a language's row in the language table (comments, brackets,
+// quotes, indentation) with what the lexer precomputes from it.
 type dialect struct {
-	// hashComments: "#" starts a line comment (Python).
-	hashComments bool
-	// tripleQuotes: """ and ''' open multi-line strings (Python).
-	tripleQuotes bool
-	// lifetimes: a lone ' is a Rust lifetime, not a quote, unless it
-	// closes a one-character literal.
-	lifetimes bool
-	// indentBlocks: blocks end by dedenting, not with a closing bracket.
-	indentBlocks bool
-	// unit is the indentation unit used when the file shows none.
-	unit string
-	// flatCases: a switch or select body's case labels sit at the
-	// switch's own level (gofmt), not one deeper.
-	flatCases bool
+	*lang.Language
+	// starts marks the bytes that may begin a bracket, a quote or a
+	// comment in code; any other byte is plain code. Immutable.
+	starts [256]bool
 }
 
-// dialectOf returns the dialect for a syntax language name ("" when the
-// language is unknown: C-like comments and quotes, four-space indents).
-func dialectOf(lang string) dialect {
-	switch lang {
-	case "go":
-		return dialect{unit: "\t", flatCases: true}
-	case "python":
-		return dialect{hashComments: true, tripleQuotes: true, indentBlocks: true, unit: "    "}
-	case "rust":
-		return dialect{lifetimes: true, unit: "    "}
-	case "typescript", "tsx", "javascript":
-		return dialect{unit: "  "}
+// dialects holds the dialect of every row, by name, and of lang.Plain
+// under ""; immutable after initialisation.
+var dialects = func() map[string]*dialect {
+	m := map[string]*dialect{}
+	for _, l := range append(lang.All(), lang.Plain) {
+		d := &dialect{Language: l}
+		for i := 0; i < len(l.Brackets); i++ {
+			d.starts[l.Brackets[i]] = true
+		}
+		for _, q := range l.Quotes {
+			d.starts[q[0]] = true
+		}
+		if l.LineComment != "" {
+			d.starts[l.LineComment[0]] = true
+		}
+		if l.BlockComment[0] != "" {
+			d.starts[l.BlockComment[0][0]] = true
+		}
+		m[l.Name] = d
 	}
-	return dialect{unit: "    "}
+	return m
+}()
+
+// dialectOf returns the dialect for a syntax language name; an unknown
+// language gets lang.Plain's (C-like comments and quotes, four-space
+// indents).
+func dialectOf(name string) *dialect {
+	if d, ok := dialects[name]; ok {
+		return d
+	}
+	return dialects[""]
 }
 
 // mode is where the lexer stands: in code, a string or a comment.
@@ -50,7 +62,7 @@ const (
 // language; it only knows enough to keep brackets inside strings and
 // comments from counting. The zero value (plus a dialect) starts in code.
 type lexer struct {
-	d    dialect
+	d    *dialect // never nil
 	mode mode
 	// quote is the delimiter that ends the current string; set only in
 	// inString mode.
@@ -62,10 +74,10 @@ type tokKind int
 
 const (
 	tokOther      tokKind = iota
-	tokOpen               // ( [ {
-	tokClose              // ) ] }
+	tokOpen               // an opening bracket
+	tokClose              // a closing bracket
 	tokStringEnd          // the quote that closes a string
-	tokCommentEnd         // */ closing a block comment
+	tokCommentEnd         // the end of a block comment
 )
 
 // step consumes at least one byte of s at i and returns what it found and
@@ -92,41 +104,38 @@ func (lx *lexer) step(s string, i int) (tokKind, int) {
 		}
 		return tokOther, i + 1
 	case inBlockComment:
-		if c == '*' && i+1 < len(s) && s[i+1] == '/' {
+		if end := lx.d.BlockComment[1]; strings.HasPrefix(s[i:], end) {
 			lx.mode = inCode
-			return tokCommentEnd, i + 2
+			return tokCommentEnd, i + len(end)
 		}
 		return tokOther, i + 1
 	}
-	switch c {
-	case '(', '[', '{':
-		return tokOpen, i + 1
-	case ')', ']', '}':
-		return tokClose, i + 1
-	case '/':
-		if i+1 < len(s) && s[i+1] == '/' {
-			lx.mode = inLineComment
-			return tokOther, i + 2
-		}
-		if i+1 < len(s) && s[i+1] == '*' {
-			lx.mode = inBlockComment
-			return tokOther, i + 2
-		}
-	case '#':
-		if lx.d.hashComments {
-			lx.mode = inLineComment
-			return tokOther, i + 1
-		}
-	case '"', '\'', '`':
-		if lx.d.tripleQuotes && i+2 < len(s) && s[i+1] == c && s[i+2] == c {
-			lx.mode, lx.quote = inString, s[i:i+3]
-			return tokOther, i + 3
-		}
-		if c == '\'' && lx.d.lifetimes && !charLiteral(s[i:]) {
-			return tokOther, i + 1
-		}
-		lx.mode, lx.quote = inString, s[i:i+1]
+	if !lx.d.starts[c] {
 		return tokOther, i + 1
+	}
+	if _, ok := lx.d.Closer(c); ok {
+		return tokOpen, i + 1
+	}
+	if lx.d.IsCloser(c) {
+		return tokClose, i + 1
+	}
+	if lc := lx.d.LineComment; lc != "" && strings.HasPrefix(s[i:], lc) {
+		lx.mode = inLineComment
+		return tokOther, i + len(lc)
+	}
+	if bc := lx.d.BlockComment[0]; bc != "" && strings.HasPrefix(s[i:], bc) {
+		lx.mode = inBlockComment
+		return tokOther, i + len(bc)
+	}
+	for _, q := range lx.d.Quotes {
+		if !strings.HasPrefix(s[i:], q) {
+			continue
+		}
+		if q == "'" && lx.d.Lifetimes && !charLiteral(s[i:]) {
+			return tokOther, i + 1
+		}
+		lx.mode, lx.quote = inString, q
+		return tokOther, i + len(q)
 	}
 	return tokOther, i + 1
 }
@@ -146,21 +155,10 @@ func charLiteral(s string) bool {
 	return false
 }
 
-// closerOf returns the bracket that closes open.
-func closerOf(open byte) byte {
-	switch open {
-	case '(':
-		return ')'
-	case '[':
-		return ']'
-	}
-	return '}'
-}
-
 // openStack scans s from a point known to be in code and returns the
 // brackets still open at its end (outermost first), their offsets in s,
 // and the lexer state there.
-func openStack(d dialect, s string) ([]byte, []int, lexer) {
+func openStack(d *dialect, s string) ([]byte, []int, lexer) {
 	lx := lexer{d: d}
 	var stack []byte
 	var at []int
@@ -171,7 +169,7 @@ func openStack(d dialect, s string) ([]byte, []int, lexer) {
 			stack = append(stack, s[i])
 			at = append(at, i)
 		case tokClose:
-			if n := len(stack); n > 0 && closerOf(stack[n-1]) == s[i] {
+			if n := len(stack); n > 0 && closerOf(d, stack[n-1]) == s[i] {
 				stack, at = stack[:n-1], at[:n-1]
 			}
 		}
@@ -211,4 +209,10 @@ func provided(lx lexer, s string, want int) (closers []byte, offsets []int, clos
 		i = next
 	}
 	return closers, offsets, closesString
+}
+
+// closerOf returns the bracket that closes open in d.
+func closerOf(d *dialect, open byte) byte {
+	c, _ := d.Closer(open)
+	return c
 }

@@ -65,7 +65,7 @@ func Decide(doc *text.Text, tree *syntax.Tree, cursor int) Plan {
 	}
 	st := newSite(doc, tree, cursor, p.Language)
 	d, line, before, rest := st.d, st.line, st.before, st.rest
-	p.Unit = detectUnit(doc, line, d.unit)
+	p.Unit = detectUnit(doc, line, d.Indent)
 	lineIndent := leadingSpace(before + rest)
 	p.Indent = lineIndent
 	p.MaxLines = 1
@@ -150,7 +150,7 @@ func opensHere(before, rest string) bool {
 
 // endsWithOpener reports whether a line (trimmed on the right) ends with
 // something that opens a block: a bracket, an arrow, or Python's colon.
-func endsWithOpener(s string, d dialect) bool {
+func endsWithOpener(s string, d *dialect) bool {
 	switch {
 	case s == "":
 		return false
@@ -158,27 +158,24 @@ func endsWithOpener(s string, d dialect) bool {
 		return true
 	case strings.HasSuffix(s, ":"):
 		// A colon opens a block in Python, and a case body elsewhere.
-		return d.indentBlocks || strings.HasPrefix(strings.TrimSpace(s), "case ") ||
+		return d.IndentBlocks || strings.HasPrefix(strings.TrimSpace(s), "case ") ||
 			strings.TrimSpace(s) == "default:"
 	}
-	switch s[len(s)-1] {
-	case '{', '(', '[':
-		return true
-	}
-	return false
+	_, opens := d.Closer(s[len(s)-1])
+	return opens
 }
 
 // blockStop returns the stop string that ends a block opened on a line
 // indented by indent: its closing bracket at the opener's indentation.
-func blockStop(indent, opener string, d dialect) []string {
-	if d.indentBlocks || opener == "" {
+func blockStop(indent, opener string, d *dialect) []string {
+	if d.IndentBlocks || opener == "" {
 		return nil
 	}
-	c := opener[len(opener)-1]
-	if c != '{' && c != '(' && c != '[' {
+	closer, ok := d.Closer(opener[len(opener)-1])
+	if !ok {
 		return nil
 	}
-	return []string{"\n" + indent + string(closerOf(c))}
+	return []string{"\n" + indent + string(closer)}
 }
 
 // neighbours returns the nearest non-blank lines before and after line
@@ -202,7 +199,7 @@ func neighbours(doc *text.Text, line int) (prev, next string) {
 // blankIndent is the indent level for code typed on a blank line: what the
 // editor already put before the cursor, else the previous line's level
 // (one deeper after a block opener).
-func blankIndent(before, prev, unit string, d dialect) string {
+func blankIndent(before, prev, unit string, d *dialect) string {
 	if before != "" {
 		return before
 	}
@@ -216,8 +213,8 @@ func blankIndent(before, prev, unit string, d dialect) string {
 // that opener (a line indented by indent) opens: one unit deeper, except
 // the case labels of a Go switch or select, which gofmt keeps at the
 // switch's level.
-func bodyIndent(indent, opener, unit string, d dialect) string {
-	if d.flatCases && opensCases(strings.TrimSpace(opener)) {
+func bodyIndent(indent, opener, unit string, d *dialect) string {
+	if d.FlatCases && opensCases(strings.TrimSpace(opener)) {
 		return indent
 	}
 	return indent + unit
@@ -239,8 +236,8 @@ func opensCases(line string) bool {
 // closesBody reports whether next, the first non-blank line after an
 // opener line prev, ends the block prev opens: a closing bracket, or in
 // an indentation-blocked language a line no deeper than prev.
-func closesBody(next, prev string, d dialect) bool {
-	if d.indentBlocks {
+func closesBody(next, prev string, d *dialect) bool {
+	if d.IndentBlocks {
 		return next == "" || len(leadingSpace(next)) <= len(leadingSpace(prev))
 	}
 	t := strings.TrimSpace(next)

@@ -16,7 +16,7 @@ type site struct {
 	// before and rest are the cursor line's text before and after the
 	// cursor.
 	before, rest string
-	d            dialect
+	d            *dialect
 	// stack holds the brackets open at the cursor, outermost first.
 	stack []byte
 	// stackAt holds the offsets in the document of stack's brackets.
@@ -146,7 +146,7 @@ func detectUnit(doc *text.Text, line int, def string) string {
 // or for indentation-blocked languages the end of the innermost enclosing
 // scope. -1 when there is none.
 func (st site) blockEnd(tree *syntax.Tree) int {
-	if st.d.indentBlocks {
+	if st.d.IndentBlocks {
 		if tree != nil {
 			if scopes := tree.EnclosingScopes(st.cursor); len(scopes) > 0 {
 				return scopes[0].Span.End

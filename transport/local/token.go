@@ -1,5 +1,7 @@
 package local
 
+import "github.com/wisp-lsp/wisp/lang"
+
 // Tokens are the unit the engine matches and predicts: identifiers and
 // numbers (runs of word bytes), one token per line break, and single
 // punctuation bytes. Horizontal whitespace is not a token: it is the gap
@@ -74,19 +76,15 @@ var (
 )
 
 // keywords keep their own identity in the skeleton: they carry structure.
-// The set is keyed by hash, which skeletonOf has already computed.
+// They are every language's in the language table, since the engine does
+// not know a buffer's language. The set is keyed by hash, which skeletonOf
+// has already computed.
 var keywords = func() map[uint32]bool {
 	m := map[uint32]bool{}
-	for _, k := range []string{
-		"func", "return", "if", "else", "for", "while", "def", "class", "import", "from",
-		"package", "var", "const", "let", "type", "struct", "interface", "switch", "case",
-		"default", "break", "continue", "go", "defer", "select", "range", "map", "chan",
-		"fn", "pub", "impl", "use", "mod", "match", "true", "false", "nil", "None", "null",
-		"True", "False", "in", "not", "and", "or", "is", "with", "as", "try", "except",
-		"finally", "raise", "yield", "async", "await", "lambda", "pass", "new", "static",
-		"public", "private", "protected", "void", "export", "function", "throw", "catch",
-	} {
-		m[hashString(k)] = true
+	for _, l := range lang.All() {
+		for _, k := range l.Keywords {
+			m[hashString(k)] = true
+		}
 	}
 	return m
 }()

@@ -12,6 +12,7 @@ import (
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
+	"github.com/wisp-lsp/wisp/transport/provider"
 )
 
 // Every client in transport meets this server on its own wire, in both
@@ -46,7 +47,7 @@ func clientsMeetTheServer(t *testing.T, strict bool) {
 	}
 	for _, c := range cases {
 		t.Run(c.Provider+" "+c.Endpoint[strings.Index(c.Endpoint, base)+len(base):], func(t *testing.T) {
-			m, err := transport.Open(c, func(string) string { return "" }, zap.NewNop())
+			m, err := provider.Open(c, func(string) string { return "" }, zap.NewNop())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +63,7 @@ func clientsMeetTheServer(t *testing.T, strict bool) {
 			}
 		})
 	}
-	m, _ := transport.Open(cases[0], func(string) string { return "" }, zap.NewNop())
+	m, _ := provider.Open(cases[0], func(string) string { return "" }, zap.NewNop())
 	defer m.Close()
 	res, err := m.Generate(context.Background(), transport.Request{Prefix: "func f() {}\n", Instruction: "rename f to g"}, func(string) {})
 	if err != nil || res.Text != "```go\nfunc g() {}\n```" {
@@ -82,7 +83,7 @@ func TestClientWarmupMeetsTheServer(t *testing.T) {
 	}
 	go ms.Serve(l)
 	defer ms.Close()
-	m, err := transport.Open(config.Model{Provider: "openai-ws", Endpoint: "ws://" + l.Addr().String() + "/v1/responses", Model: "m"},
+	m, err := provider.Open(config.Model{Provider: "openai-ws", Endpoint: "ws://" + l.Addr().String() + "/v1/responses", Model: "m"},
 		func(string) string { return "" }, zap.NewNop())
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestInfillWarmupMeetsTheServer(t *testing.T) {
 		{base + "/infill", nil},
 		{base + "/v1/fim/completions", transport.ErrNoPromptCache},
 	} {
-		m, err := transport.Open(config.Model{Provider: "fim", Endpoint: c.endpoint, Model: "m"}, func(string) string { return "" }, zap.NewNop())
+		m, err := provider.Open(config.Model{Provider: "fim", Endpoint: c.endpoint, Model: "m"}, func(string) string { return "" }, zap.NewNop())
 		if err != nil {
 			t.Fatal(err)
 		}

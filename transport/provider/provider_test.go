@@ -1,12 +1,17 @@
-package transport
+package provider
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/transport"
 )
+
+// testKey is a key that must never appear in an error.
+const testKey = "sk-test-SECRET-0123456789"
 
 func TestOpen(t *testing.T) {
 	env := map[string]string{"OPENAI_API_KEY": testKey, "MY_KEY": "k2"}
@@ -21,9 +26,9 @@ func TestOpen(t *testing.T) {
 		{"sse", config.Model{Provider: "openai", Endpoint: "https://api.example.test/v1"}, "", "*transport.SSEModel"},
 		{"fim loopback no key", config.Model{Provider: "fim", Endpoint: "http://127.0.0.1:8012/infill"}, "", "*transport.FIMModel"},
 		{"openai loopback no key", config.Model{Provider: "openai", Endpoint: "http://localhost:9/v1", APIKeyEnv: ""}, "", "*transport.SSEModel"},
-		{"local", config.Model{Provider: "local"}, "caller must construct", ""},
+		{"local", config.Model{Provider: "local"}, "", "*local.Engine"},
+		{"none is local", config.Model{}, "", "*local.Engine"},
 		{"unknown", config.Model{Provider: "gpt"}, "unknown model provider", ""},
-		{"none", config.Model{}, "no model provider", ""},
 		{"no endpoint", config.Model{Provider: "openai"}, "needs model.endpoint", ""},
 		{"insecure http", config.Model{Provider: "openai", Endpoint: "http://api.example.test/v1"}, "plain http://", ""},
 		{"insecure ws", config.Model{Provider: "openai-ws", Endpoint: "ws://api.example.test/v1/responses"}, "plain ws://", ""},
@@ -55,16 +60,38 @@ func TestOpen(t *testing.T) {
 	}
 }
 
+// Open reads the key from the variable the config names, and gives the
+// provider both.
 func TestOpenUsesNamedKey(t *testing.T) {
-	m, err := Open(config.Model{Provider: "openai-ws", Endpoint: "wss://api.example.test/v1", APIKeyEnv: "MY_KEY"},
-		func(k string) string { return map[string]string{"MY_KEY": "k2"}[k] }, nil)
+	m := config.Model{Provider: "openai-ws", Endpoint: "wss://api.example.test/v1", APIKeyEnv: "MY_KEY"}
+	u, err := checkNetwork(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
-	ws := m.(*WSModel)
-	if ws.header.Get("Authorization") != "Bearer k2" || ws.url != "wss://api.example.test/v1/responses" || ws.ep.keyEnv != "MY_KEY" {
-		t.Errorf("url %s header %v", ws.url, ws.header)
+	key, keyEnv, err := resolveKey(m, u, func(k string) string { return map[string]string{"MY_KEY": "k2"}[k] })
+	if err != nil || key != "k2" || keyEnv != "MY_KEY" {
+		t.Fatalf("key %q from $%s, %v; want k2 from $MY_KEY", key, keyEnv, err)
+	}
+	model, err := Open(m, func(k string) string { return map[string]string{"MY_KEY": "k2"}[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model.Close()
+}
+
+// Wire shows the local engine its Request as it is, and a network
+// provider's body without a key.
+func TestWire(t *testing.T) {
+	req := transport.Request{Prefix: "func f() {", Suffix: "}", Path: "f.go", Language: "go"}
+	got, err := Wire(config.Model{}, req)
+	if err != nil || !reflect.DeepEqual(got, req) {
+		t.Errorf("local: %v, %v; want the request itself", got, err)
+	}
+	if _, err := Wire(config.Model{Provider: "openai", Endpoint: "https://api.example.test/v1"}, req); err != nil {
+		t.Errorf("openai: %v", err)
+	}
+	if _, err := Wire(config.Model{Provider: "gpt"}, req); err == nil || !strings.Contains(err.Error(), "unknown model provider") {
+		t.Errorf("unknown provider: %v", err)
 	}
 }
 
