@@ -375,9 +375,17 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 				skip[n] = true
 			}
 		}
+		rust := g.in.Tree.Language().Name() == "rust"
 		for _, imp := range g.in.Tree.ImportTargets() {
 			modules[imp.Name()] = true
 			imported = append(imported, imp.Names...)
+			for _, n := range imp.Names {
+				// Rust's "use std::fmt;" binds the module fmt: by the
+				// language's convention a lower-case item is a module.
+				if rust && n != "" && n[0] >= 'a' && n[0] <= 'z' {
+					modules[n] = true
+				}
+			}
 		}
 	}
 	seen := map[string]bool{}
