@@ -28,6 +28,24 @@ type Import struct {
 	Alias string
 }
 
+// Name returns the name the import binds the module to in the importing
+// file: its Alias, else the last element of its Path (a Go major version
+// such as "v2" skipped: example.com/m/v2 is package m).
+func (imp Import) Name() string {
+	if imp.Alias != "" {
+		return imp.Alias
+	}
+	elems := strings.FieldsFunc(imp.Path, func(r rune) bool { return r == '/' || r == '.' || r == ':' })
+	for i := len(elems) - 1; i >= 0; i-- {
+		e := elems[i]
+		if len(e) > 1 && e[0] == 'v' && strings.Trim(e[1:], "0123456789") == "" && i > 0 {
+			continue
+		}
+		return e
+	}
+	return ""
+}
+
 // ImportTargets returns what the file's top-level imports name, in source
 // order.
 func (t *Tree) ImportTargets() []Import {

@@ -26,8 +26,9 @@ func memberBody(n *sitter.Node) *sitter.Node {
 }
 
 // members appends the members of type-like node n (a class, struct,
-// interface, enum, trait or impl) as symbols whose Parent is parent.
-func (t *Tree) members(n *sitter.Node, parent string, out *[]Symbol) {
+// interface, enum, trait or impl) as symbols whose Parent is parent and
+// Container container.
+func (t *Tree) members(n *sitter.Node, parent, container string, out *[]Symbol) {
 	body := memberBody(n)
 	if body == nil || parent == "" {
 		return
@@ -41,7 +42,7 @@ func (t *Tree) members(n *sitter.Node, parent string, out *[]Symbol) {
 		}
 		add := func(name, kind, sig string) {
 			if name != "" {
-				*out = append(*out, Symbol{Name: name, Kind: kind, Parent: parent, Signature: sig, Doc: doc,
+				*out = append(*out, Symbol{Name: name, Kind: kind, Parent: parent, Container: container, Signature: sig, Doc: doc,
 					Span: spanOf(m), Line: t.src.LineOf(int(m.StartByte()))})
 			}
 		}
@@ -64,8 +65,9 @@ func (t *Tree) members(n *sitter.Node, parent string, out *[]Symbol) {
 			add(t.nameOf(m), "method", t.header(m))
 			if t.nameOf(m) == "__init__" {
 				for _, f := range t.selfFields(m) {
-					*out = append(*out, Symbol{Name: f, Kind: "field", Parent: parent, Signature: "self." + f,
-						Span: spanOf(m), Line: t.src.LineOf(int(m.StartByte()))})
+					*out = append(*out, Symbol{Name: f.name, Kind: "field", Parent: parent, Container: container,
+						Signature: clip(squeeze(t.content(f.assignment)), maxValueBytes),
+						Span: spanOf(f.assignment), Line: t.src.LineOf(int(f.assignment.StartByte()))})
 				}
 			}
 		case "public_field_definition", "field_definition", "property_signature":
@@ -90,10 +92,17 @@ func (t *Tree) members(n *sitter.Node, parent string, out *[]Symbol) {
 	}
 }
 
+// selfField is an attribute a Python __init__ assigns on self, and its
+// first assignment.
+type selfField struct {
+	name       string
+	assignment *sitter.Node
+}
+
 // selfFields returns the attributes a Python __init__ assigns on self,
 // in order, each once.
-func (t *Tree) selfFields(init *sitter.Node) []string {
-	var names []string
+func (t *Tree) selfFields(init *sitter.Node) []selfField {
+	var names []selfField
 	seen := map[string]bool{}
 	var walk func(n *sitter.Node)
 	walk = func(n *sitter.Node) {
@@ -102,7 +111,7 @@ func (t *Tree) selfFields(init *sitter.Node) []string {
 				t.content(left.ChildByFieldName("object")) == "self" {
 				if f := t.content(left.ChildByFieldName("attribute")); f != "" && !seen[f] {
 					seen[f] = true
-					names = append(names, f)
+					names = append(names, selfField{f, n})
 				}
 			}
 		}
@@ -162,7 +171,7 @@ func (t *Tree) compactType(decl, typ *sitter.Node) string {
 		p := strings.TrimSuffix(memberText(t, m), ":")
 		if m.Type() == "function_definition" && t.nameOf(m) == "__init__" {
 			for _, f := range t.selfFields(m) {
-				p += "; self." + f
+				p += "; self." + f.name
 			}
 		}
 		if size+len(p) > maxMemberBytes {

@@ -218,6 +218,13 @@ func (t *Tree) declScope(n *sitter.Node, rule scopeRule) (Scope, bool) {
 	s.Header = s.Span
 	if hasBody {
 		s.Header.End = body.Start
+		// Python's block starts at its first statement: the comments
+		// between the ":" and it are the body's, not the header's.
+		for i := 0; i < int(n.ChildCount()); i++ {
+			if c := n.Child(i); !c.IsNamed() && c.Type() == ":" && int(c.EndByte()) <= body.Start {
+				s.Header.End = int(c.EndByte())
+			}
+		}
 	}
 	return s, true
 }

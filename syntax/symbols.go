@@ -17,6 +17,11 @@ type Symbol struct {
 	// Parent names the type, class, trait or impl a member belongs to;
 	// "" for top-level symbols.
 	Parent string
+	// Container is the header of what a member belongs to, as written
+	// and squeezed to one line, without its body or opening "{" or ":":
+	// "type Conn struct", "class Future(Base)", "impl<'a> Iterator for
+	// Chain<'a>". "" for top-level symbols.
+	Container string
 	// Signature is the declaration's header, never a body, squeezed to
 	// one line. Small types carry their members compactly: "type Point
 	// struct { X, Y int; Name string }"; a long member list is cut with
@@ -60,12 +65,39 @@ func (t *Tree) collect(container *sitter.Node, parent string, out *[]Symbol) {
 	for i := 0; i < int(container.NamedChildCount()); i++ {
 		n := container.NamedChild(i)
 		doc := t.docBefore(n)
+		outer := n
 		n = t.stripWrappers(n)
 		if n == nil {
 			continue
 		}
+		first := len(*out)
 		t.declaration(n, parent, doc, out)
+		// "export" is part of the declaration as written: what other files
+		// may import.
+		if lead := t.exportLead(outer, n); lead != "" {
+			for i := first; i < len(*out); i++ {
+				switch sym := &(*out)[i]; {
+				case sym.Parent == parent:
+					sym.Signature = lead + sym.Signature
+				case sym.Container != "":
+					sym.Container = lead + sym.Container
+				}
+			}
+		}
 	}
+}
+
+// exportLead returns "export " or "export default " when outer is an
+// export statement around the declaration n, else "".
+func (t *Tree) exportLead(outer, n *sitter.Node) string {
+	if outer == n || outer.Type() != "export_statement" {
+		return ""
+	}
+	switch lead := squeeze(t.src.String()[outer.StartByte():n.StartByte()]); lead {
+	case "export", "export default":
+		return lead + " "
+	}
+	return ""
 }
 
 // stripWrappers returns the declaration inside n's wrappers (export,
@@ -137,9 +169,9 @@ func (t *Tree) declaration(n *sitter.Node, parent, doc string, out *[]Symbol) {
 		}
 		name := t.nameOf(n)
 		add(name, typeKind(n.Type()), t.compactType(n, n))
-		t.members(n, name, out)
+		t.members(n, name, t.containerHeader(n), out)
 	case "impl_item": // Rust: methods of the implemented type
-		t.members(n, t.nameOf(n), out)
+		t.members(n, t.nameOf(n), t.containerHeader(n), out)
 	case "type_alias_declaration", "type_item":
 		add(t.nameOf(n), "type", clip(squeeze(strings.TrimSuffix(t.content(n), ";")), maxValueBytes))
 	case "const_item", "static_item":
@@ -207,8 +239,15 @@ func (t *Tree) goType(spec, decl *sitter.Node, doc string, out *[]Symbol) {
 	*out = append(*out, Symbol{Name: name, Kind: kind, Signature: sig, Doc: doc,
 		Span: spanOf(spec), Line: t.src.LineOf(int(spec.StartByte()))})
 	if typ != nil {
-		t.members(typ, name, out)
+		header := "type " + squeeze(t.src.String()[spec.StartByte():typ.StartByte()]) + " " + strings.TrimSuffix(typ.Type(), "_type")
+		t.members(typ, name, header, out)
 	}
+}
+
+// containerHeader returns the header of a class, type, trait or impl
+// node as Symbol.Container holds it.
+func (t *Tree) containerHeader(n *sitter.Node) string {
+	return strings.TrimRight(t.header(n), " {:")
 }
 
 // typeKind names the symbol kind of a type-like declaration node.

@@ -28,6 +28,9 @@ func symbolLines(syms []Symbol) []string {
 		if s.Doc != "" {
 			line += " // " + s.Doc
 		}
+		if s.Container != "" {
+			line += " [in " + s.Container + "]"
+		}
 		out = append(out, line)
 	}
 	return out
@@ -46,11 +49,11 @@ func TestSymbols(t *testing.T) {
 			"const (\n\tA = 1\n\t// B is two.\n\tB int = 2\n)\n\nfunc (p *Point) Len() int { return p.X }\n",
 			[]string{
 				"type .Point@3: type Point struct { X, Y int; Name string } // Point is a point.",
-				"field Point.X@4: X, Y int",
-				"field Point.Y@4: X, Y int",
-				"field Point.Name@5: Name string",
+				"field Point.X@4: X, Y int [in type Point struct]",
+				"field Point.Y@4: X, Y int [in type Point struct]",
+				"field Point.Name@5: Name string [in type Point struct]",
 				"interface .R@8: type R interface { io.Reader; Run(ctx context.Context) error }",
-				"method R.Run@11: Run(ctx context.Context) error // Run runs.",
+				"method R.Run@11: Run(ctx context.Context) error // Run runs. [in type R interface]",
 				"const .A@15: const A = 1",
 				"const .B@17: const B int = 2 // B is two.",
 				"method Point.Len@20: func (p *Point) Len() int",
@@ -60,32 +63,32 @@ func TestSymbols(t *testing.T) {
 			[]string{
 				"const .LIMIT@0: LIMIT = 3",
 				"class .User@2: class User(Base): role: str = \"x\"; def __init__(self, name); self.name; def greet(self) -> str // Unique user.",
-				"field User.role@4: role: str = \"x\"",
-				"method User.__init__@6: def __init__(self, name):",
-				"field User.name@6: self.name",
-				"method User.greet@9: def greet(self) -> str:",
+				"field User.role@4: role: str = \"x\" [in class User(Base)]",
+				"method User.__init__@6: def __init__(self, name): [in class User(Base)]",
+				"field User.name@7: self.name = name [in class User(Base)]",
+				"method User.greet@9: def greet(self) -> str: [in class User(Base)]",
 				"func .top@12: def top(a, b=2):",
 			}},
 		{"a.ts", "/** A shape. */\nexport interface Shape {\n  area(): number;\n  name: string;\n}\n" +
 			"export enum Color { Red, Green = 2 }\nexport const make = (n: number): Shape => ({ area: () => n, name: \"\" });\n",
 			[]string{
-				"interface .Shape@1: interface Shape { area(): number; name: string } // A shape.",
-				"method Shape.area@2: area(): number",
-				"field Shape.name@3: name: string",
-				"enum .Color@5: enum Color { Red; Green = 2 }",
-				"field Color.Red@5: Red",
-				"field Color.Green@5: Green = 2",
-				"func .make@6: const make = (n: number): Shape =>",
+				"interface .Shape@1: export interface Shape { area(): number; name: string } // A shape.",
+				"method Shape.area@2: area(): number [in export interface Shape]",
+				"field Shape.name@3: name: string [in export interface Shape]",
+				"enum .Color@5: export enum Color { Red; Green = 2 }",
+				"field Color.Red@5: Red [in export enum Color]",
+				"field Color.Green@5: Green = 2 [in export enum Color]",
+				"func .make@6: export const make = (n: number): Shape =>",
 			}},
 		{"a.rs", "/// A point.\npub struct Point { pub x: i32, y: i32 }\n\npub trait Draw {\n    fn draw(&self) -> String;\n}\n\n" +
 			"impl Draw for Point {\n    fn draw(&self) -> String { String::new() }\n}\n\npub const MAX: usize = 3;\n",
 			[]string{
 				"type .Point@1: pub struct Point { pub x: i32; y: i32 } // A point.",
-				"field Point.x@1: pub x: i32",
-				"field Point.y@1: y: i32",
+				"field Point.x@1: pub x: i32 [in pub struct Point]",
+				"field Point.y@1: y: i32 [in pub struct Point]",
 				"interface .Draw@3: pub trait Draw { fn draw(&self) -> String }",
-				"method Draw.draw@4: fn draw(&self) -> String",
-				"method Point.draw@8: fn draw(&self) -> String",
+				"method Draw.draw@4: fn draw(&self) -> String [in pub trait Draw]",
+				"method Point.draw@8: fn draw(&self) -> String [in impl Draw for Point]",
 				"const .MAX@11: pub const MAX: usize = 3",
 			}},
 	}

@@ -71,7 +71,7 @@ func (ix *Index) qualifiedFiles(f *file, q string) []*file {
 	var out []*file
 	for _, imp := range f.Imports {
 		switch {
-		case imp.Alias == q || (imp.Alias == "" && moduleName(imp.Path) == q):
+		case imp.Name() == q:
 			if f.Lang == "python" {
 				imp.Names = nil // the module itself, not what it lists
 			}
@@ -81,20 +81,6 @@ func (ix *Index) qualifiedFiles(f *file, q string) []*file {
 		}
 	}
 	return out
-}
-
-// moduleName returns the name a module is known by when imported without
-// an alias: the last element of its path, skipping a Go major version.
-func moduleName(path string) string {
-	elems := strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '.' || r == ':' })
-	for i := len(elems) - 1; i >= 0; i-- {
-		e := elems[i]
-		if len(e) > 1 && e[0] == 'v' && strings.Trim(e[1:], "0123456789") == "" && i > 0 {
-			continue // example.com/m/v2 is package m
-		}
-		return e
-	}
-	return ""
 }
 
 // goPackageDir returns the folder of the Go package with import path

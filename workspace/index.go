@@ -35,6 +35,9 @@ type Symbol struct {
 	// Kind is "func", "method", "type", "class", "interface", "enum",
 	// "field", "const" or "var".
 	Name, Kind, Path, Parent string
+	// Container is the header of what a member belongs to ("type Conn
+	// struct", "impl Display for Point"), "" for top-level symbols.
+	Container string
 	// Signature is the header text, never a body; small types carry
 	// their members compactly.
 	Signature string

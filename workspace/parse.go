@@ -62,7 +62,7 @@ func parseFile(path string, src []byte) (f *file, ok bool) {
 		syms = syms[:maxSymbolsPerFile] // a table-like file: its head is enough
 	}
 	for _, s := range syms {
-		f.Symbols = append(f.Symbols, Symbol{Name: s.Name, Kind: s.Kind, Path: path, Parent: s.Parent,
+		f.Symbols = append(f.Symbols, Symbol{Name: s.Name, Kind: s.Kind, Path: path, Parent: s.Parent, Container: s.Container,
 			Signature: s.Signature, Doc: s.Doc, Line: s.Line})
 	}
 	return f, true

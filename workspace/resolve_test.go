@@ -105,9 +105,10 @@ func TestResolveImports(t *testing.T) {
 	}
 }
 
-// Related files come first; a name they define is not looked up
-// elsewhere (other/other.go's Total is not cart's), and names defined
-// only elsewhere come from the rest of the workspace.
+// Names come in the order asked; for one name related files come first,
+// and a name they define is not looked up elsewhere (other/other.go's
+// Total is not cart's); names defined only elsewhere come from the rest
+// of the workspace.
 func TestResolveRanking(t *testing.T) {
 	ix, root := openFixture(t, "gomod")
 	order := func(from string, names ...string) ([]workspace.Symbol, string) {
@@ -119,14 +120,17 @@ func TestResolveRanking(t *testing.T) {
 		}
 		return got, strings.Join(out, " ")
 	}
-	got, o := order("main.go", "Total", "banner")
+	got, o := order("main.go", "banner", "Total")
 	if want := "banner@helpers.go/same Total@cart/cart.go/imported"; o != want {
 		t.Fatalf("from main.go: %s, want %s", o, want)
 	}
 	if got[0].Reason != "same package" || got[0].Doc != "banner is printed first." {
 		t.Errorf("first %+v", got[0])
 	}
-	if _, o := order("other/other.go", "New", "banner", "Add"); o != "Add@other/other.go/same New@cart/cart.go/workspace banner@helpers.go/workspace" {
+	if _, o := order("main.go", "Total", "banner"); o != "Total@cart/cart.go/imported banner@helpers.go/same" {
+		t.Fatalf("from main.go, Total asked first: %s", o)
+	}
+	if _, o := order("other/other.go", "New", "banner", "Add"); o != "New@cart/cart.go/workspace banner@helpers.go/workspace Add@other/other.go/same" {
 		t.Fatalf("from other/other.go: %s", o)
 	}
 	// A package's test helpers are its tests' business.

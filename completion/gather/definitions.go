@@ -3,6 +3,7 @@ package gather
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,9 @@ type PrefixResolver interface {
 const (
 	// maxDefinitionNames bounds the identifiers looked up per request.
 	maxDefinitionNames = 40
+	// maxImportedNames bounds the names the file's imports list that are
+	// looked up after those near the cursor.
+	maxImportedNames = 20
 	// maxDefinitions bounds the definitions asked of the resolver.
 	maxDefinitions = 48
 	// bodyLines bounds how far back the enclosing body is read.
@@ -75,13 +79,10 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	// types maps "path\x00name" of the types found to their signatures,
 	// which list their members: a member listed there is not shown on
 	// its own (Go methods, Rust impl methods are not listed).
+	// types maps "path\x00name" of the types shown to their signatures,
+	// which list their members: a member listed there is not shown on
+	// its own (Go methods, Rust impl methods are not listed).
 	types := map[string]string{}
-	for _, s := range syms {
-		switch s.Kind {
-		case "type", "class", "interface", "enum":
-			types[s.Path+"\x00"+s.Name] = s.Signature
-		}
-	}
 	seen := map[string]bool{} // signatures already shown
 	// Member listings of the types found keep memberShare of the tokens,
 	// and get what the definitions leave.
@@ -90,6 +91,14 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	// No one type's member list may take more than a third of the share.
 	typeBytes := max(tokens/3*4, 80) // about four bytes of code a token
 	perName := map[string]int{}      // a name met in many types is worth two
+	// Members are shown inside their container's header, those of one
+	// container together in one piece: groups maps "path\x00header" to
+	// its piece's index in out and the members it shows.
+	type group struct {
+		at      int
+		members []string
+	}
+	groups := map[string]*group{}
 	var out []Piece
 	for _, s := range syms {
 		if perName[s.Name] == maxDefsPerName {
@@ -104,16 +113,49 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		if seen[s.Signature] || s.Signature == "" {
 			continue
 		}
-		seen[s.Signature] = true
 		if len(s.Signature) > typeBytes {
 			s.Signature = clipMembers(s.Signature, typeBytes)
+		}
+		if s.Container != "" {
+			key := s.Path + "\x00" + s.Container
+			gr := groups[key]
+			if gr == nil {
+				gr = &group{at: -1}
+			}
+			members := append(slices.Clip(gr.members), renderMember(s, comment))
+			p := newPiece("definition", definitionWhy(s), s.Path, inContainer(s.Container, members, comment), syntax.Span{})
+			cost := p.Tokens
+			if gr.at >= 0 {
+				cost -= out[gr.at].Tokens
+				p.Why = out[gr.at].Why + "; " + p.Why
+			}
+			if cost > tokens {
+				continue
+			}
+			tokens -= cost
+			seen[s.Signature] = true
+			perName[s.Name]++
+			gr.members = members
+			if gr.at >= 0 {
+				out[gr.at] = p
+			} else {
+				gr.at = len(out)
+				groups[key] = gr
+				out = append(out, p)
+			}
+			continue
 		}
 		p := newPiece("definition", definitionWhy(s), s.Path, renderSymbol(s, comment), g.placeOf(s))
 		if p.Tokens > tokens {
 			continue
 		}
 		tokens -= p.Tokens
+		seen[s.Signature] = true
 		perName[s.Name]++
+		switch s.Kind {
+		case "type", "class", "interface", "enum":
+			types[s.Path+"\x00"+s.Name] = s.Signature
+		}
 		out = append(out, p)
 	}
 	return append(out, g.members(syms, seen, comment, tokens+reserve)...)
@@ -166,41 +208,94 @@ func (g *gatherer) members(syms []workspace.Symbol, shown map[string]bool, comme
 		}
 		listed[s.Name] = true
 		// Signatures while they fit in half the tokens, then names.
-		var b strings.Builder
-		b.WriteString(comment + s.Name + " members:")
-		full, names := true, 0
-		seenName := map[string]bool{}
+		var sigs []workspace.Symbol
+		var also []string
 		for _, m := range mr.Members(g.in.Path, s.Name, maxMembers) {
-			if seenName[m.Name] || shown[m.Signature] || m.Kind == "field" && containsWord(s.Signature, m.Name) {
+			if slices.ContainsFunc(sigs, func(o workspace.Symbol) bool { return o.Name == m.Name }) ||
+				slices.Contains(also, m.Name) || shown[m.Signature] || m.Kind == "field" && containsWord(s.Signature, m.Name) {
 				continue
 			}
-			seenName[m.Name] = true
-			var next string
-			switch {
-			case full && m.Signature != "" && Estimate(b.String()+"\n"+m.Signature) <= tokens/2:
-				next = "\n" + m.Signature
-			case full:
-				full = false
-				next = "\n" + comment + "also: " + m.Name
-			default:
-				next = ", " + m.Name
+			if len(also) == 0 && m.Signature != "" && Estimate(listing(s.Name, append(slices.Clip(sigs), m), nil, comment)) <= tokens/2 {
+				sigs = append(sigs, m)
+				continue
 			}
-			if Estimate(b.String()+next) > tokens {
+			if Estimate(listing(s.Name, sigs, append(slices.Clip(also), m.Name), comment)) > tokens {
 				break
 			}
-			names++
-			b.WriteString(next)
+			also = append(also, m.Name)
 		}
-		if names == 0 {
+		if len(sigs)+len(also) == 0 {
 			continue
 		}
-		line := b.String()
+		line := listing(s.Name, sigs, also, comment)
 		p := newPiece("definition", fmt.Sprintf("members of %s (%s), which the code near the cursor uses", s.Name, filepath.Base(s.Path)),
 			s.Path, line, syntax.Span{})
 		tokens -= p.Tokens
 		out = append(out, p)
 	}
 	return out
+}
+
+// listing shows the members of type typeName: those in sigs by their
+// signatures, inside their containers' headers (a member with none, a
+// Go method, under a comment naming the type), then the names in also.
+func listing(typeName string, sigs []workspace.Symbol, also []string, comment string) string {
+	var headers []string
+	byHeader := map[string][]string{}
+	for _, m := range sigs {
+		if _, ok := byHeader[m.Container]; !ok {
+			headers = append(headers, m.Container)
+		}
+		byHeader[m.Container] = append(byHeader[m.Container], m.Signature)
+	}
+	if len(also) > 0 && len(headers) == 0 {
+		headers = append(headers, "")
+	}
+	var parts []string
+	for i, h := range headers {
+		lines := byHeader[h]
+		if i == len(headers)-1 && len(also) > 0 {
+			lines = append(lines, comment+"also: "+strings.Join(also, ", "))
+		}
+		if h == "" {
+			parts = append(parts, comment+typeName+" members:\n"+strings.Join(lines, "\n"))
+			continue
+		}
+		parts = append(parts, inContainer(h, lines, comment))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// renderMember shows a member for inContainer: its doc line as a
+// comment, then its signature.
+func renderMember(s workspace.Symbol, comment string) string {
+	if s.Doc == "" {
+		return s.Signature
+	}
+	return comment + s.Doc + "\n" + s.Signature
+}
+
+// inContainer shows members inside their container's header, as they
+// are written: indented under "header:" in Python (comment "# "), within
+// "header { … }" elsewhere.
+func inContainer(header string, members []string, comment string) string {
+	var b strings.Builder
+	b.WriteString(header)
+	python := comment == "# "
+	if python {
+		b.WriteString(":")
+	} else {
+		b.WriteString(" {")
+	}
+	for _, m := range members {
+		for _, line := range strings.Split(m, "\n") {
+			b.WriteString("\n    " + line)
+		}
+	}
+	if !python {
+		b.WriteString("\n}")
+	}
+	return b.String()
 }
 
 // renderSymbol shows a definition compactly: a comment line naming a
@@ -265,10 +360,32 @@ func sameFile(a, b string) bool {
 // the cursor, which is not a name yet.
 func (g *gatherer) cursorNames() (names []string, typing string) {
 	src := g.doc.String()
+	after := min(len(src), g.cursor+suffixBytes)
+	for after > g.cursor && after < len(src) && isIdentPart(src[after]) {
+		after-- // not into a word: its head would be looked up
+	}
+	// Locals are not looked up: the function's at the cursor, including
+	// those it declares further on, and those of the code after it.
 	skip := map[string]bool{}
+	modules := map[string]bool{}
+	var imported []string // the names the file's imports list
 	if g.in.Tree != nil {
-		for _, n := range g.in.Tree.LocalNames(g.cursor) {
-			skip[n] = true
+		for _, off := range []int{g.cursor, after} {
+			for _, n := range g.in.Tree.LocalNames(off) {
+				skip[n] = true
+			}
+		}
+		rust := g.in.Tree.Language().Name() == "rust"
+		for _, imp := range g.in.Tree.ImportTargets() {
+			modules[imp.Name()] = true
+			imported = append(imported, imp.Names...)
+			for _, n := range imp.Names {
+				// Rust's "use std::fmt;" binds the module fmt: by the
+				// language's convention a lower-case item is a module.
+				if rust && n != "" && n[0] >= 'a' && n[0] <= 'z' {
+					modules[n] = true
+				}
+			}
 		}
 	}
 	seen := map[string]bool{}
@@ -312,14 +429,61 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 		}
 	}
 	hash := commentPrefix(g.in.Tree, g.in.Path) == "# "
-	for _, w := range recentIdentifiers(src[from:word], hash) {
+	for _, w := range nearIdentifiers(src[from:word], src[g.cursor:after], hash, modules) {
 		add(w)
 		if len(names) == maxDefinitionNames {
 			break
 		}
 	}
+	// Then what the file imports by name: what it uses, further away.
+	for _, w := range imported {
+		if len(names) >= maxDefinitionNames+maxImportedNames {
+			break
+		}
+		if w != "self" && w != "*" {
+			add(w)
+		}
+	}
 	return names, typing
 }
+
+// suffixBytes bounds how far after the cursor identifiers are read: the
+// code the continuation will meet uses the names it is likely to use.
+const suffixBytes = 1500
+
+// nearIdentifiers returns the identifiers of before (the code up to the
+// cursor) and after (the code from it), each once, nearest the cursor
+// first: an identifier's distance is from its last use before the cursor
+// or its first after it, whichever is closer.
+func nearIdentifiers(before, after string, hash bool, modules map[string]bool) []string {
+	dist := map[string]int{}
+	for w, at := range identifierOffsets(before, hash, true, modules) {
+		dist[w] = len(before) - at
+	}
+	for w, at := range identifierOffsets(after, hash, false, modules) {
+		if d, ok := dist[w]; !ok || at*suffixNameWeight < d {
+			dist[w] = at * suffixNameWeight
+		}
+	}
+	out := make([]string, 0, len(dist))
+	for w := range dist {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if dist[out[i]] != dist[out[j]] {
+			return dist[out[i]] < dist[out[j]]
+		}
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) > len(out[j]) // q.name before name
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// suffixNameWeight is how many bytes before the cursor a byte after it is
+// worth in nearIdentifiers' distance.
+const suffixNameWeight = 2
 
 // recentIdentifiers returns the identifiers in the code s, each once, the
 // one used last first; an identifier right after "q." comes also as
@@ -327,7 +491,33 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 // their words are prose. hash says "#" starts a comment (Python), else
 // "//" and "/*" do.
 func recentIdentifiers(s string, hash bool) []string {
-	last := map[string]int{}
+	last := identifierOffsets(s, hash, true, nil)
+	out := make([]string, 0, len(last))
+	for w := range last {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if last[out[i]] != last[out[j]] {
+			return last[out[i]] > last[out[j]]
+		}
+		return len(out[i]) > len(out[j]) // q.name before name
+	})
+	return out
+}
+
+// identifierOffsets returns where each identifier of the code s occurs,
+// its last use when last is true, else its first; an identifier right
+// after "q." (or Rust's "q::") comes also as "q.name". Comments and
+// string literals are skipped. hash says "#" starts a comment (Python), else "//" and "/*" do.
+// A name right after "m." for m in modules (the names the file's imports
+// bind) comes only as "m.name": alone it would name something else.
+func identifierOffsets(s string, hash, last bool, modules map[string]bool) map[string]int {
+	at := map[string]int{}
+	mark := func(w string, i int) {
+		if _, ok := at[w]; last || !ok {
+			at[w] = i
+		}
+	}
 	prev, prevEnd := "", -1 // the last identifier and where it ended
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -343,9 +533,13 @@ func recentIdentifiers(s string, hash bool) []string {
 			for j < len(s) && isIdentPart(s[j]) {
 				j++
 			}
-			last[s[i:j]] = i
-			if prevEnd >= 0 && prevEnd == i-1 && s[i-1] == '.' {
-				last[prev+"."+s[i:j]] = i
+			// "q.name", or Rust's "q::name"
+			qualified := prevEnd >= 0 && (prevEnd == i-1 && s[i-1] == '.' || prevEnd == i-2 && s[i-2:i] == "::")
+			if !qualified || !modules[prev] {
+				mark(s[i:j], i)
+			}
+			if qualified {
+				mark(prev+"."+s[i:j], i)
 			}
 			prev, prevEnd = s[i:j], j
 			i = j
@@ -357,17 +551,7 @@ func recentIdentifiers(s string, hash bool) []string {
 			i++
 		}
 	}
-	out := make([]string, 0, len(last))
-	for w := range last {
-		out = append(out, w)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if last[out[i]] != last[out[j]] {
-			return last[out[i]] > last[out[j]]
-		}
-		return len(out[i]) > len(out[j]) // q.name before name
-	})
-	return out
+	return at
 }
 
 // typesIn returns the type-like names (capitalised identifiers) in the

@@ -1,7 +1,9 @@
 package gather_test
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/marker"
+	"github.com/wisp-lsp/wisp/workspace"
 )
 
 // TestContextCases runs the selection rules in testdata/context: each
@@ -57,11 +60,37 @@ func loadContextCase(t *testing.T, path string) (gather.Input, []contextCheck) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// "workspace: disk": the files are a workspace on disk, indexed as
+	// the server indexes a folder it opens; the document is the one open
+	// buffer. Otherwise the other files are open buffers.
+	onDisk := ""
+	if v, _ := c.Directive("workspace"); v == "disk" {
+		onDisk = t.TempDir()
+		for _, f := range c.Files {
+			p := filepath.Join(onDisk, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(f.Text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ix := workspace.Open(onDisk, workspace.Options{CacheDir: "-"})
+		t.Cleanup(func() { ix.Close() })
+		if err := ix.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		in.Workspace = ix
+	}
 	for i := range c.Files {
-		if f := &c.Files[i]; f == doc {
+		switch f := &c.Files[i]; {
+		case f == doc && onDisk != "":
+			in.Buffer = buffer(t, filepath.Join(onDisk, filepath.FromSlash(f.Name)), f.Text)
+			in.Cursor = f.Start
+		case f == doc:
 			in.Buffer = buffer(t, f.Name, f.Text)
 			in.Cursor = f.Start
-		} else {
+		case onDisk == "":
 			in.Others = append(in.Others, buffer(t, f.Name, f.Text))
 		}
 	}
