@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
 
 // The idle run measures the first request after a pause with the model
@@ -33,7 +35,7 @@ type idleResult struct {
 	// prompt read (generations and warm-ups) over the whole run.
 	UncachedPerPrompt float64     `json:"uncachedTokensPerPrompt"`
 	Warmups           int64       `json:"warmups"`
-	Model             serverStats `json:"modelServer"`
+	Model             modelserver.Stats `json:"modelServer"`
 }
 
 // idleRun runs the idle measurement with warm-ups on or off.

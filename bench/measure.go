@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
 
 // env is what every run shares.
@@ -73,7 +75,7 @@ type result struct {
 	CPUPerKeyMs      float64     `json:"cpuMsPerKey"`
 	RSSMB            float64     `json:"rssMB"`
 	InitMs           float64     `json:"initializeMs"`
-	Model            serverStats `json:"modelServer"`
+	Model            modelserver.Stats `json:"modelServer"`
 	Engine           engineStats `json:"engine"`
 	// FirstGhostMs holds every sample, for the CDF.
 	FirstGhostMs []float64 `json:"firstGhostSamplesMs"`
