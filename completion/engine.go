@@ -78,7 +78,7 @@ type Source string
 // Sources of a suggestion.
 const (
 	FromModel     Source = "model"
-	FromTypedHead Source = "typed-ahead"
+	FromTypedAhead Source = "typed-ahead"
 	FromCache     Source = "cache"
 )
 
@@ -476,7 +476,7 @@ func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead b
 func (e *Engine) suggestionLocked(g *generation, rest string, typedAhead bool) Suggestion {
 	s := Suggestion{Text: rest, Source: FromModel}
 	if typedAhead {
-		s.Source = FromTypedHead
+		s.Source = FromTypedAhead
 		e.stats.typedAhead.Add(1)
 	}
 	if !g.firstAt.IsZero() {
