@@ -77,9 +77,9 @@ type Source string
 
 // Sources of a suggestion.
 const (
-	FromModel     Source = "model"
+	FromModel      Source = "model"
 	FromTypedAhead Source = "typed-ahead"
-	FromCache     Source = "cache"
+	FromCache      Source = "cache"
 )
 
 // Suggestion is the text to insert at the query's cursor.
