@@ -222,8 +222,8 @@ func (m *WSModel) generateOnce(ctx context.Context, s *sink, create wsCreate) (R
 	case <-l.done:
 		return l.result, l.err
 	case <-ctx.Done():
-		if res, err, ok := c.abandon(l); ok {
-			return res, err
+		if c.abandon(l) {
+			return l.result, l.err
 		}
 		return s.partial("cancelled"), cancelled(ctx)
 	}
