@@ -33,8 +33,8 @@ type idleResult struct {
 	AfterIdle dist `json:"afterIdleMs"`
 	// UncachedPerPrompt is the model server's uncached prompt tokens per
 	// prompt read (generations and warm-ups) over the whole run.
-	UncachedPerPrompt float64     `json:"uncachedTokensPerPrompt"`
-	Warmups           int64       `json:"warmups"`
+	UncachedPerPrompt float64           `json:"uncachedTokensPerPrompt"`
+	Warmups           int64             `json:"warmups"`
 	Model             modelserver.Stats `json:"modelServer"`
 }
 
