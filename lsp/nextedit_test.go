@@ -358,12 +358,25 @@ func TestNextEditNeverDelaysInlineCompletion(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "calc.go"), []byte(meanRenamed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ms := modelserver.New(modelserver.Options{Rate: 20, Backend: modelserver.Oracle{Root: dir, Fallback: modelserver.ScriptBackend{
-		Script: &modelserver.Script{Replies: []modelserver.Reply{{PrefixEndsWith: "int {\n\t", Text: "return a + b"}}}}}})
-	e, uri := nextEditSession(t, serveModel(t, ms), "1h")
+	// The model keeps writing the next edit until it is cancelled.
+	ghost := "int {\n\t"
+	held := newHeldBackend(modelserver.Oracle{Root: dir, Fallback: modelserver.ScriptBackend{
+		Script: &modelserver.Script{Replies: []modelserver.Reply{{PrefixEndsWith: ghost, Text: "return a + b"}}}}},
+		func(q modelserver.Query) bool { return !strings.HasSuffix(q.Prefix, ghost) })
+	e, uri := nextEditSession(t, serveModel(t, modelserver.New(modelserver.Options{Backend: held})), "1h")
 	next := make(chan inlineEditResult, 1)
 	go func() { next <- e.nextEdit("textDocument/copilotInlineEdit", uri, 2, 4, 4) }()
-	waitModel(t, ms, "the model to write", func(st modelserver.Stats) bool { return st.Tokens > 0 })
+	held.waitStarted(t)
+	// A completion that waits for the next edit would wait forever: after
+	// ten seconds the model finishes the next edit, so the test fails below
+	// instead of hanging.
+	watchdog := time.AfterFunc(10*time.Second, func() {
+		select {
+		case held.release <- struct{}{}:
+		default:
+		}
+	})
+	defer watchdog.Stop()
 	add := "file:///tmp/proj/add.go"
 	e.open(add, "go", addGo)
 	got, err := e.inline(context.Background(), add, 3, 1)
