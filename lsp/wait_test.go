@@ -34,7 +34,7 @@ func waitModel(t *testing.T, ms *modelserver.Server, what string, cond func(mode
 type heldBackend struct {
 	next    modelserver.Backend
 	hold    func(modelserver.Query) bool // nil holds every generation
-	started chan modelserver.Query       // buffered; one per held generation
+	started chan modelserver.Query       // buffered; one per held generation, sent before it waits
 	release chan struct{}                // unbuffered; each send lets one held generation go
 }
 
@@ -50,7 +50,11 @@ func heldScript(replies ...modelserver.Reply) *heldBackend {
 // Generate implements modelserver.Backend.
 func (h *heldBackend) Generate(ctx context.Context, q modelserver.Query, yield func(string) bool) error {
 	if h.hold == nil || h.hold(q) {
-		h.started <- q
+		select {
+		case h.started <- q:
+		case <-ctx.Done():
+			return nil
+		}
 		select {
 		case <-h.release:
 		case <-ctx.Done():
