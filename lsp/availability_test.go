@@ -145,7 +145,6 @@ func TestReinvokeAfterModelServerRestart(t *testing.T) {
 	}
 	second, _ := serveModelAt(t, addr, modelserver.Options{Script: &modelserver.Script{Replies: []modelserver.Reply{
 		{PrefixEndsWith: "int {\n\tx", Text: " := a + b"}}}})
-	t.Cleanup(func() { t.Logf("DEBUG second stats %+v first %+v", second.Stats(), first.Stats()) })
 	if got := e.inlineUntil(uri, 3, 2); got != " := a + b" {
 		t.Fatalf("after the restart: %q", got)
 	}
