@@ -41,7 +41,7 @@ var arrows = map[string]struct {
 	"completion/history": {ours: []string{"text"}},
 	"completion/shape":   {ours: []string{"syntax", "text", "lang"}},
 
-	"edits":     {ours: []string{"syntax", "transport", "text"}, outside: []string{"github.com/aymanbagabas/go-udiff"}},
+	"edits":     {ours: []string{"syntax", "transport", "text"}, outside: []string{"github.com/aymanbagabas/go-udiff", "golang.org/x/sync/errgroup"}},
 	"workspace": {ours: []string{"syntax", "text", "lang"}},
 	"nextedit":  {ours: []string{"edits", "syntax", "transport", "workspace", "text"}},
 

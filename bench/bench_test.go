@@ -56,10 +56,13 @@ func TestQuick(t *testing.T) {
 			t.Errorf("%s: first ghost percentiles out of order: %+v", r.Setup.Name, r.FirstGhost)
 		}
 	}
+	// Whether ghost text beats the next key depends on how fast this
+	// machine is, so the test asks only that the model's text reached
+	// wisp; how often it is shown in time is the benchmark's figure.
 	ws := find(rs, "ws")
-	if ws.ShownInTime == 0 || ws.FirstGhost.N == 0 || ws.Overhead.N == 0 {
-		t.Errorf("ws: no correct ghost text was ever shown in time (shown %.2f, first ghost n=%d, overhead n=%d)\n%s",
-			ws.ShownInTime, ws.FirstGhost.N, ws.Overhead.N, table.String())
+	if ws.Model.Tokens == 0 || ws.Engine.Tokens == 0 {
+		t.Errorf("ws: the model's text never reached wisp (model server sent %d tokens, engine received %d deltas)\n%s",
+			ws.Model.Tokens, ws.Engine.Tokens, table.String())
 	}
 	var svg bytes.Buffer
 	if err := writeCDF(&svg, rs); err != nil || !strings.Contains(svg.String(), "<polyline") {

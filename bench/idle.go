@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
 
 // The idle run measures the first request after a pause with the model
@@ -31,9 +33,9 @@ type idleResult struct {
 	AfterIdle dist `json:"afterIdleMs"`
 	// UncachedPerPrompt is the model server's uncached prompt tokens per
 	// prompt read (generations and warm-ups) over the whole run.
-	UncachedPerPrompt float64     `json:"uncachedTokensPerPrompt"`
-	Warmups           int64       `json:"warmups"`
-	Model             serverStats `json:"modelServer"`
+	UncachedPerPrompt float64           `json:"uncachedTokensPerPrompt"`
+	Warmups           int64             `json:"warmups"`
+	Model             modelserver.Stats `json:"modelServer"`
 }
 
 // idleRun runs the idle measurement with warm-ups on or off.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
 
 // env is what every run shares.
@@ -65,16 +67,16 @@ type result struct {
 	AfterUseMisses int  `json:"afterUseMisses"`
 	// WastedShare is the share of generated tokens (deltas wisp received)
 	// that speculation and look-ahead produced and nothing showed.
-	WastedShare      float64     `json:"wastedShare"`
-	OverheadComplete dist        `json:"overheadCompleteMs"`
-	RequestsPer100   float64     `json:"modelRequestsPer100Keys"`
-	ReuseShare       float64     `json:"typedAheadOrCacheShare"`
-	AfterCancelShare float64     `json:"tokensAfterCancelShare"`
-	CPUPerKeyMs      float64     `json:"cpuMsPerKey"`
-	RSSMB            float64     `json:"rssMB"`
-	InitMs           float64     `json:"initializeMs"`
-	Model            serverStats `json:"modelServer"`
-	Engine           engineStats `json:"engine"`
+	WastedShare      float64           `json:"wastedShare"`
+	OverheadComplete dist              `json:"overheadCompleteMs"`
+	RequestsPer100   float64           `json:"modelRequestsPer100Keys"`
+	ReuseShare       float64           `json:"typedAheadOrCacheShare"`
+	AfterCancelShare float64           `json:"tokensAfterCancelShare"`
+	CPUPerKeyMs      float64           `json:"cpuMsPerKey"`
+	RSSMB            float64           `json:"rssMB"`
+	InitMs           float64           `json:"initializeMs"`
+	Model            modelserver.Stats `json:"modelServer"`
+	Engine           engineStats       `json:"engine"`
 	// FirstGhostMs holds every sample, for the CDF.
 	FirstGhostMs []float64 `json:"firstGhostSamplesMs"`
 	Notes        []string  `json:"notes,omitempty"`

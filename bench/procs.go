@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wisp-lsp/wisp/client"
+	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
 
 // buildWisp builds cmd/wisp into dir and returns the binary's path.
@@ -112,20 +113,9 @@ func startModelServer(bin, workspace, home string, k modelKnobs) (*modelServer, 
 	return ms, nil
 }
 
-// serverStats is GET /stats of the model server.
-type serverStats struct {
-	Connections       int64 `json:"connections"`
-	WebSockets        int64 `json:"websockets"`
-	Requests          int64 `json:"requests"`
-	Tokens            int64 `json:"tokens"`
-	Cancels           int64 `json:"cancels"`
-	TokensAfterCancel int64 `json:"tokensAfterCancel"`
-	Warmups           int64 `json:"warmups"`
-	UncachedTokens    int64 `json:"uncachedTokens"`
-}
-
-func (m *modelServer) stats() (serverStats, error) {
-	var s serverStats
+// stats reads GET /stats of the model server.
+func (m *modelServer) stats() (modelserver.Stats, error) {
+	var s modelserver.Stats
 	resp, err := http.Get("http://" + m.addr + "/stats")
 	if err != nil {
 		return s, fmt.Errorf("model server stats: %w", err)

@@ -91,7 +91,8 @@ func soak(b *testing.B, keys int) soakResult {
 	go func() { served <- srv.Serve(ctx, serverEnd) }()
 	var (
 		statuses  atomic.Int64
-		lastState atomic.Value // of string: the last wisp/status state
+		lastState atomic.Value             // of string: the last wisp/status state
+		ready     = make(chan struct{}, 1) // signalled by each "ready" status
 	)
 	c := client.New(clientEnd, client.Options{OnNotification: func(method string, params json.RawMessage) {
 		if method == "wisp/status" {
@@ -99,6 +100,12 @@ func soak(b *testing.B, keys int) soakResult {
 			_ = json.Unmarshal(params, &p)
 			statuses.Add(1)
 			lastState.Store(p.State)
+			if p.State == completion.StatusReady {
+				select {
+				case ready <- struct{}{}:
+				default:
+				}
+			}
 		}
 	}})
 	defer func() {
@@ -183,7 +190,7 @@ func soak(b *testing.B, keys int) soakResult {
 
 	// The run may end inside an outage (a fault's Retry-After, say): the
 	// model must be back for the next keys. None is unrecovered.
-	recovered := recoverAfter(ctx, b, c, backend, &lastState)
+	recovered := recoverAfter(ctx, b, c, backend, &lastState, ready)
 	var st completion.Stats
 	if err := c.Call(ctx, "wisp/stats", struct{}{}, &st); err != nil {
 		b.Fatal(err)
@@ -205,10 +212,14 @@ func soak(b *testing.B, keys int) soakResult {
 // recoverAfter makes sure the model is available at the end of the run:
 // if the last status was an outage, it types into a fresh document until
 // ghost text comes back and the status says so (10 s at most). It returns
-// how the run ended.
-func recoverAfter(ctx context.Context, b *testing.B, c *client.Client, backend *continuation, last *atomic.Value) string {
+// how the run ended. ready is signalled by each "ready" status.
+func recoverAfter(ctx context.Context, b *testing.B, c *client.Client, backend *continuation, last *atomic.Value, ready <-chan struct{}) string {
 	if s, _ := last.Load().(string); s != completion.StatusUnavailable {
 		return "available (no outage pending)"
+	}
+	select {
+	case <-ready: // from before the outage
+	default:
 	}
 	full := "package p\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n"
 	backend.full.Store(&full)
@@ -222,11 +233,19 @@ func recoverAfter(ctx context.Context, b *testing.B, c *client.Client, backend *
 	for time.Now().Before(deadline) {
 		got, err := c.InlineCompletion(ctx, uri, at)
 		if err == nil && got != "" {
-			time.Sleep(100 * time.Millisecond) // the status follows the answer
+			// The status follows the answer.
+			select {
+			case <-ready:
+			case <-time.After(time.Until(deadline)):
+			}
 			if s, _ := last.Load().(string); s == completion.StatusReady {
 				return "recovered after the last fault"
 			}
+			break
 		}
+		// No event exists: the engine holds requests back for its retry
+		// delay and announces nothing when it ends, so the loop asks
+		// again as a user would. The sleep spaces the requests.
 		time.Sleep(50 * time.Millisecond)
 	}
 	b.Errorf("the model did not come back within 10 s of the run's end")

@@ -77,9 +77,9 @@ type Source string
 
 // Sources of a suggestion.
 const (
-	FromModel     Source = "model"
-	FromTypedHead Source = "typed-ahead"
-	FromCache     Source = "cache"
+	FromModel      Source = "model"
+	FromTypedAhead Source = "typed-ahead"
+	FromCache      Source = "cache"
 )
 
 // Suggestion is the text to insert at the query's cursor.
@@ -476,7 +476,7 @@ func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead b
 func (e *Engine) suggestionLocked(g *generation, rest string, typedAhead bool) Suggestion {
 	s := Suggestion{Text: rest, Source: FromModel}
 	if typedAhead {
-		s.Source = FromTypedHead
+		s.Source = FromTypedAhead
 		e.stats.typedAhead.Add(1)
 	}
 	if !g.firstAt.IsZero() {

@@ -80,7 +80,7 @@ func TestBackspaceAndRetypeServedFromCache(t *testing.T) {
 		t.Fatalf("suggestion %+v, %v", s, err)
 	}
 	typed := typeAt(e, doc, cursor, "4")
-	if s, _ := e.Suggest(context.Background(), query(typed, cursor+1)); s.Text != "2" || s.Source != completion.FromTypedHead {
+	if s, _ := e.Suggest(context.Background(), query(typed, cursor+1)); s.Text != "2" || s.Source != completion.FromTypedAhead {
 		t.Fatalf("typed ahead: %+v", s)
 	}
 	// Backspace over the typed key and the space before the anchor (the

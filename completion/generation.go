@@ -117,8 +117,8 @@ func (g *generation) remainderLocked() (rest string, final, ok bool) {
 	return full[len(g.typed):], final, true
 }
 
-// accepts reports whether inserting s at the generation's cursor keeps it
-// valid: the model's text agrees with what was typed so far.
+// acceptsLocked reports whether inserting s at the generation's cursor
+// keeps it valid: the model's text agrees with what was typed so far.
 func (g *generation) acceptsLocked(s string) bool {
 	typed := g.typed + s
 	raw := g.raw.String()

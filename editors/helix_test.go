@@ -83,7 +83,7 @@ func helixCompletion(t *testing.T, p pace) time.Duration {
 	if err := os.WriteFile(file, []byte(goSource), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	profile, err := os.ReadFile(filepath.Join("testdata", "initialize-helix.json"))
+	profile, err := os.ReadFile(filepath.Join("..", "testdata", "clients", "initialize-helix-FROM-SOURCE.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

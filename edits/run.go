@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/wisp-lsp/wisp/transport"
 )
 
@@ -96,12 +98,12 @@ func Run(ctx context.Context, model transport.Model, targets []Target, instructi
 	if limit <= 0 {
 		limit = defaultConcurrency
 	}
-	sem := make(chan struct{}, limit)
 	var (
-		wg   sync.WaitGroup
+		g    errgroup.Group
 		mu   sync.Mutex // serialises Progress and guards done
 		done int
 	)
+	g.SetLimit(limit)
 	seen := make(map[string]bool, len(targets))
 	for i, t := range targets {
 		results[i].Target = t
@@ -112,16 +114,12 @@ func Run(ctx context.Context, model transport.Model, targets []Target, instructi
 			continue
 		}
 		seen[key] = true
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-				editFile(ctx, model, instruction, opts, &results[i])
-				<-sem
-			case <-ctx.Done():
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
 				results[i].Status = Failed
-				results[i].Err = fmt.Errorf("%s: %w", t.Path, ctx.Err())
+				results[i].Err = fmt.Errorf("%s: %w", t.Path, err)
+			} else {
+				editFile(ctx, model, instruction, opts, &results[i])
 			}
 			if opts.Progress != nil {
 				mu.Lock()
@@ -129,8 +127,9 @@ func Run(ctx context.Context, model transport.Model, targets []Target, instructi
 				opts.Progress(done, len(targets), t.Path)
 				mu.Unlock()
 			}
-		}()
+			return nil // a file's failure is in its result
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // every goroutine returns nil
 	return results, ctx.Err()
 }

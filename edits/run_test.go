@@ -4,10 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/wisp-lsp/wisp/transport"
 )
 
 // writeFiles creates files in a new temporary directory and returns it.
@@ -171,4 +177,51 @@ func TestCheckTextAllowsCharacterCutAt8K(t *testing.T) {
 	if err := checkText([]byte(strings.Repeat("a", 100) + "\xff")); !errors.Is(err, ErrBinary) {
 		t.Errorf("checkText of invalid UTF-8 = %v, want ErrBinary", err)
 	}
+}
+
+// slowModel takes a second of (fake) time per file and records how many
+// files it was asked about at once.
+type slowModel struct {
+	mu             sync.Mutex
+	inFlight, most int // guarded by mu
+}
+
+func (m *slowModel) Generate(ctx context.Context, req transport.Request, onDelta func(string)) (transport.Result, error) {
+	m.mu.Lock()
+	m.inFlight++
+	m.most = max(m.most, m.inFlight)
+	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		m.inFlight--
+		m.mu.Unlock()
+	}()
+	time.Sleep(time.Second) // in the bubble: every file that may start has started before it ends
+	return transport.Result{Text: req.Prefix, FinishReason: "stop"}, nil
+}
+
+func (m *slowModel) Close() error { return nil }
+
+// At most RunOptions.Concurrency files are edited at once.
+func TestRunBoundsConcurrency(t *testing.T) {
+	files := map[string]string{}
+	var targets []Target
+	for i := range 6 {
+		name := fmt.Sprintf("f%d.go", i)
+		files[name] = "package f\n"
+		targets = append(targets, Target{Path: name})
+	}
+	dir := writeFiles(t, files)
+	for i := range targets {
+		targets[i].Path = filepath.Join(dir, targets[i].Path)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		model := &slowModel{}
+		if _, err := Run(context.Background(), model, targets, "x", RunOptions{Concurrency: 2}); err != nil {
+			t.Fatal(err)
+		}
+		if model.most != 2 {
+			t.Errorf("%d files edited at once, want 2", model.most)
+		}
+	})
 }

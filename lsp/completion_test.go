@@ -118,11 +118,7 @@ func TestDivergentKeystrokeCancelsAtTheModel(t *testing.T) {
 	if a.err != nil || a.text != "" {
 		t.Fatalf("superseded request answered %q, %v; want an empty list, no error", a.text, a.err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for ms.Stats().Cancels == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	st := ms.Stats()
+	st := waitModel(t, ms, "the cancel at the model", func(st modelserver.Stats) bool { return st.Cancels > 0 })
 	if st.Cancels != 1 {
 		t.Fatalf("model saw %d cancels, want 1", st.Cancels)
 	}
@@ -135,12 +131,12 @@ func TestDivergentKeystrokeCancelsAtTheModel(t *testing.T) {
 // slow — with an empty complete list, never an empty incomplete one — and
 // the next request is served from the finished generation.
 func TestCompletionItemBudgetThenCache(t *testing.T) {
-	ms, model := loopbackModel(t, modelserver.Options{TTFT: 400 * time.Millisecond},
-		modelserver.Reply{PrefixEndsWith: "int {\n\tret", Text: "urn a + b"})
+	held := heldScript(modelserver.Reply{PrefixEndsWith: "int {\n\tret", Text: "urn a + b"})
+	ms := modelserver.New(modelserver.Options{Backend: held})
 	cfg := config.Default()
-	cfg.Completion.ItemBudget = 50 * time.Millisecond
-	cfg.Completion.Speculate = false // counts model requests
-	e := startServer(t, model, cfg)
+	cfg.Completion.ItemBudget = 50 * time.Millisecond // the model is held past it, however long it is
+	cfg.Completion.Speculate = false                  // counts model requests
+	e := startServer(t, serveModel(t, ms), cfg)
 	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
 	uri := "file:///tmp/add.go"
 	e.open(uri, "go", strings.Replace(addGo, "\t\n", "\tret\n", 1))
@@ -164,16 +160,16 @@ func TestCompletionItemBudgetThenCache(t *testing.T) {
 	if first.IsIncomplete || len(first.Items) != 0 {
 		t.Fatalf("slow model: got %+v, want an empty complete list", first)
 	}
-	// The generation carries on into the cache.
-	deadline := time.Now().Add(10 * time.Second)
-	var second list
-	for time.Now().Before(deadline) {
-		e.mustCall("textDocument/completion", params, &second)
-		if len(second.Items) > 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+	// The generation carries on into the cache: once the model answers,
+	// an inline request at the cursor (which waits for the generation
+	// rather than for a budget) sees it end.
+	held.waitStarted(t)
+	held.let(t)
+	if got, err := e.inline(context.Background(), uri, 3, 4); err != nil || got != "urn a + b" {
+		t.Fatalf("inline completion after the model answered: %q, %v", got, err)
 	}
+	var second list
+	e.mustCall("textDocument/completion", params, &second)
 	if len(second.Items) != 1 {
 		t.Fatalf("no item after the model finished: %+v", second)
 	}

@@ -54,7 +54,7 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 	s.mu.Unlock()
 
 	s.reportSettings(ctx, before, cfg, warnings)
-	s.startModels(ctx, cfg)
+	s.startModels(cfg)
 
 	sync := protocol.TextDocumentSyncKindIncremental
 	yes, no := true, false
@@ -101,9 +101,9 @@ func negotiateEncoding(g *protocol.GeneralClientCapabilities) text.Encoding {
 // background so it is ready before the first keystroke. A model that
 // cannot be opened is reported to the user once; completions then fail
 // with that reason until the configuration changes.
-func (s *Server) startModels(ctx context.Context, cfg config.Config) {
+func (s *Server) startModels(cfg config.Config) {
 	s.mu.Lock()
-	ctx = s.life // the models outlive the request that opened them
+	ctx := s.life // the models outlive the request that opened them
 	s.mu.Unlock()
 	model, err := s.opts.OpenModel(ctx, cfg.Model)
 	if err != nil {
@@ -217,7 +217,7 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChan
 	}
 	s.reportSettings(ctx, old, next, warnings)
 	if next.Model != old.Model || next.EditModel() != old.EditModel() || next.Completion != old.Completion {
-		s.startModels(ctx, next)
+		s.startModels(next)
 	}
 	return nil
 }
@@ -239,8 +239,9 @@ func workspaceRoots(p *protocol.InitializeParams) []string {
 			}
 		}
 	}
-	if len(roots) == 0 && p.RootURI != nil && p.RootURI.IsFile() {
-		roots = append(roots, p.RootURI.FsPath())
+	//lint:ignore SA1019 a client without workspace folders sends only its root URI
+	if root := p.RootURI; len(roots) == 0 && root != nil && root.IsFile() {
+		roots = append(roots, root.FsPath())
 	}
 	return roots
 }

@@ -3,11 +3,12 @@ package lsp_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,8 +32,15 @@ type editSequence struct {
 	then        [][2]string
 }
 
-// goRing is a real file outside wisp: the standard library's ring.
-var goRing = filepath.Join(runtime.GOROOT(), "src", "container", "ring", "ring.go")
+// goRing is a real file outside wisp: the standard library's ring, under
+// the GOROOT the go command reports.
+const goRing = "$GOROOT/src/container/ring/ring.go"
+
+// goroot is GOROOT as the go command reports it.
+var goroot = sync.OnceValues(func() (string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	return strings.TrimSpace(string(out)), err
+})
 
 const (
 	lruPy     = "../bench/testdata/lru.py"
@@ -76,7 +84,15 @@ var editSequences = []editSequence{
 // script returns the text before, after the user's edit, and as it
 // should end up, with the user's edit as a byte range of before.
 func (s editSequence) script(t testing.TB) (before, edited, after string, start, end int) {
-	data, err := os.ReadFile(s.file)
+	file := s.file
+	if rest, ok := strings.CutPrefix(file, "$GOROOT/"); ok {
+		root, err := goroot()
+		if err != nil {
+			t.Fatalf("go env GOROOT: %v", err)
+		}
+		file = filepath.Join(root, rest)
+	}
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -204,9 +204,7 @@ func TestNextEditCancelledByDivergentKeystroke(t *testing.T) {
 	e, uri := nextEditSession(t, model, "1h")
 	got := make(chan inlineEditResult, 1)
 	go func() { got <- e.nextEdit("textDocument/copilotInlineEdit", uri, 2, 4, 4) }()
-	for ms.Stats().Tokens == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitModel(t, ms, "the model to write", func(st modelserver.Stats) bool { return st.Tokens > 0 })
 	e.change(uri, 3, 4, 4, 4, 4, "s") // "sums": the user went another way
 	if res := <-got; len(res.Edits) != 0 {
 		t.Fatalf("answered %+v after a divergent keystroke, want no edits", res.Edits)
@@ -220,14 +218,21 @@ func TestNextEditCancelledByDivergentKeystroke(t *testing.T) {
 // A change outside the region while the model writes does not cancel:
 // the edits are rebased over it and carry the new version.
 func TestNextEditRebasedOverTypingElsewhere(t *testing.T) {
-	ms, model := oracleModel(t, modelserver.Options{Rate: 200}, meanRenamed)
-	e, uri := nextEditSession(t, model, "1h")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "calc.go"), []byte(meanRenamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	held := newHeldBackend(modelserver.Oracle{Root: dir}, nil)
+	ms := modelserver.New(modelserver.Options{Backend: held})
+	e, uri := nextEditSession(t, serveModel(t, ms), "1h")
 	got := make(chan inlineEditResult, 1)
 	go func() { got <- e.nextEdit("wisp/nextEdit", uri, 2, 4, 4) }()
-	for ms.Stats().Tokens == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	held.waitStarted(t)                                         // the model is working
 	e.change(uri, 3, 0, 0, 0, 0, "// Package calc computes.\n") // above the region: every line moves down
+	if v := e.documentVersion(uri); v != 3 {
+		t.Fatalf("server at version %d after typing, want 3", v)
+	}
+	held.let(t)
 	res := <-got
 	if len(res.Edits) != 2 || res.Edits[0].TextDocument.Version != 3 ||
 		res.Edits[0].Range.Start != (lspPos{7, 2}) || res.Edits[1].Range.Start != (lspPos{9, 8}) {
@@ -282,6 +287,10 @@ func TestNextEditCodeActionAfterPause(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("no suggested edit was offered after the pause")
 		}
+		// No event exists: the server predicts on its own after the
+		// pause and tells the client nothing until it asks for code
+		// actions (LSP has no code-action refresh), so the test asks
+		// again. The sleep spaces the questions; it times nothing.
 		time.Sleep(5 * time.Millisecond)
 	}
 	a := action[0]
@@ -308,7 +317,7 @@ func TestNextEditCodeActionAfterPause(t *testing.T) {
 // didShowInlineEdit counts a suggestion shown, applying it counts it
 // accepted once, though the accept command follows.
 func TestNextEditStats(t *testing.T) {
-	_, model := oracleModel(t, modelserver.Options{}, meanRenamed)
+	ms, model := oracleModel(t, modelserver.Options{}, meanRenamed)
 	e, uri := nextEditSession(t, model, "1h")
 	res := e.nextEdit("textDocument/copilotInlineEdit", uri, 2, 4, 4)
 	if len(res.Edits) != 1 {
@@ -327,9 +336,13 @@ func TestNextEditStats(t *testing.T) {
 	}
 	// Right after the accepted suggestion the server asks what follows
 	// it (here: nothing), without waiting for the hour-long pause.
+	waitModel(t, ms, "the prediction after the accept", func(st modelserver.Stats) bool { return st.Requests == 2 })
 	deadline := time.Now().Add(10 * time.Second)
 	st := e.nextStats().NextEdit
 	for st.Silent == 0 && time.Now().Before(deadline) {
+		// No event exists between the model's empty answer and the
+		// server counting it silent, so the test asks again. The
+		// sleep spaces the questions; it times nothing.
 		time.Sleep(5 * time.Millisecond)
 		st = e.nextStats().NextEdit
 	}
@@ -345,14 +358,25 @@ func TestNextEditNeverDelaysInlineCompletion(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "calc.go"), []byte(meanRenamed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ms := modelserver.New(modelserver.Options{Rate: 20, Backend: modelserver.Oracle{Root: dir, Fallback: modelserver.ScriptBackend{
-		Script: &modelserver.Script{Replies: []modelserver.Reply{{PrefixEndsWith: "int {\n\t", Text: "return a + b"}}}}}})
-	e, uri := nextEditSession(t, serveModel(t, ms), "1h")
+	// The model keeps writing the next edit until it is cancelled.
+	ghost := "int {\n\t"
+	held := newHeldBackend(modelserver.Oracle{Root: dir, Fallback: modelserver.ScriptBackend{
+		Script: &modelserver.Script{Replies: []modelserver.Reply{{PrefixEndsWith: ghost, Text: "return a + b"}}}}},
+		func(q modelserver.Query) bool { return !strings.HasSuffix(q.Prefix, ghost) })
+	e, uri := nextEditSession(t, serveModel(t, modelserver.New(modelserver.Options{Backend: held})), "1h")
 	next := make(chan inlineEditResult, 1)
 	go func() { next <- e.nextEdit("textDocument/copilotInlineEdit", uri, 2, 4, 4) }()
-	for ms.Stats().Tokens == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	held.waitStarted(t)
+	// A completion that waits for the next edit would wait forever: after
+	// ten seconds the model finishes the next edit, so the test fails below
+	// instead of hanging.
+	watchdog := time.AfterFunc(10*time.Second, func() {
+		select {
+		case held.release <- struct{}{}:
+		default:
+		}
+	})
+	defer watchdog.Stop()
 	add := "file:///tmp/proj/add.go"
 	e.open(add, "go", addGo)
 	got, err := e.inline(context.Background(), add, 3, 1)

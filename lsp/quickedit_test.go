@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport"
@@ -104,17 +103,27 @@ func TestQuickEditIsVersionedAndMinimal(t *testing.T) {
 // Typing elsewhere while the model works: the edits are rebased onto the
 // new version. Typing where the edits apply: refused with a message.
 func TestQuickEditRebasesOrRefuses(t *testing.T) {
-	_, model := loopbackModel(t, modelserver.Options{TTFT: 300 * time.Millisecond},
-		modelserver.Reply{InstructionContains: "rename", Text: renamedReply})
-	e, uri := sumSession(t, model)
+	held := heldScript(modelserver.Reply{InstructionContains: "rename", Text: renamedReply})
+	e, uri := sumSession(t, serveModel(t, modelserver.New(modelserver.Options{Backend: held})))
 
-	done := make(chan error, 1)
-	go func() { done <- e.quickEdit(uri, 1, 5, "rename total to sum") }()
-	time.Sleep(50 * time.Millisecond)                              // the model is working
-	e.change(uri, 2, 0, 0, 0, 0, "// Package p sums.\n// More.\n") // two lines above
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	// typeWhileModelWorks runs the quick edit, types while the model
+	// holds the generation, then lets the model answer.
+	typeWhileModelWorks := func(version, line int, typing func()) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() { done <- e.quickEdit(uri, version, line, "rename total to sum") }()
+		held.waitStarted(t) // the server took its snapshot and asked the model
+		typing()
+		if v := e.documentVersion(uri); v != int32(version+1) {
+			t.Fatalf("server at version %d after typing, want %d", v, version+1)
+		}
+		held.let(t)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
+
+	typeWhileModelWorks(1, 5, func() { e.change(uri, 2, 0, 0, 0, 0, "// Package p sums.\n// More.\n") }) // two lines above
 	got := e.appliedEdits()
 	if len(got) != 1 {
 		t.Fatalf("applyEdit calls: %d", len(got))
@@ -128,12 +137,7 @@ func TestQuickEditRebasesOrRefuses(t *testing.T) {
 	}
 
 	// Now overlap: change "total" on the line the edit rewrites.
-	go func() { done <- e.quickEdit(uri, 2, 7, "rename total to sum") }()
-	time.Sleep(50 * time.Millisecond)
-	e.change(uri, 3, 6, 1, 6, 6, "count")
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	typeWhileModelWorks(2, 7, func() { e.change(uri, 3, 6, 1, 6, 6, "count") })
 	if n := len(e.appliedEdits()); n != 1 {
 		t.Fatalf("an edit was applied over a conflicting change (%d applyEdit calls)", n)
 	}
@@ -169,16 +173,17 @@ func TestQuickEditProgressAndCancel(t *testing.T) {
 // A second quick edit of the same region while the first generates
 // cancels the first at the model; only the second is applied.
 func TestQuickEditSteering(t *testing.T) {
-	ms, model := loopbackModel(t, modelserver.Options{Rate: 30},
-		modelserver.Reply{InstructionContains: "slowly", Text: renamedReply + strings.Repeat(" padding", 40)},
-		modelserver.Reply{InstructionContains: "rename", Text: renamedReply})
-	e, uri := sumSession(t, model)
+	// The first instruction's generation is held until it is cancelled.
+	held := newHeldBackend(modelserver.ScriptBackend{Script: &modelserver.Script{Replies: []modelserver.Reply{
+		{InstructionContains: "slowly", Text: renamedReply},
+		{InstructionContains: "rename", Text: renamedReply}}}},
+		func(q modelserver.Query) bool { return strings.Contains(q.Instruction, "slowly") })
+	ms := modelserver.New(modelserver.Options{Backend: held})
+	e, uri := sumSession(t, serveModel(t, ms))
 
 	first := make(chan error, 1)
 	go func() { first <- e.quickEdit(uri, 1, 5, "rewrite this slowly") }()
-	for ms.Stats().Tokens == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	held.waitStarted(t)
 	if err := e.quickEdit(uri, 1, 6, "rename total to sum"); err != nil {
 		t.Fatal(err)
 	}
@@ -192,12 +197,11 @@ func TestQuickEditSteering(t *testing.T) {
 	}
 }
 
+// waitCancels waits until the model server counted want cancels, and
+// checks the model stopped at them.
 func waitCancels(t *testing.T, ms *modelserver.Server, want int64) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for ms.Stats().Cancels < want && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitModel(t, ms, "the cancel at the model", func(st modelserver.Stats) bool { return st.Cancels >= want })
 	if st := ms.Stats(); st.Cancels != want || st.TokensAfterCancel >= 5 {
 		t.Fatalf("model stats %+v, want %d cancel(s) and under 5 tokens after", st, want)
 	}

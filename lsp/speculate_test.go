@@ -32,18 +32,6 @@ func (e *fakeEditor) engineStats() completion.Stats {
 	return st
 }
 
-// eventually polls cond until it holds, failing the test after 10 s.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // promptLog answers from a script, except that prompts ending with stall
 // get no answer until cancelled, and records every prompt's prefix.
 type promptLog struct {
@@ -94,7 +82,7 @@ func speculating(t *testing.T, opts modelserver.Options, rec *promptLog) (*model
 	if got, err := e.inline(context.Background(), uri, 3, 1); err != nil || got != "return a + b" {
 		t.Fatalf("first suggestion %q, %v", got, err)
 	}
-	eventually(t, "the speculative request", func() bool { return ms.Stats().Requests == 2 })
+	waitModel(t, ms, "the speculative request", func(st modelserver.Stats) bool { return st.Requests == 2 })
 	return ms, e, uri
 }
 
@@ -150,7 +138,7 @@ func TestDivergentKeystrokeStopsSpeculation(t *testing.T) {
 	long.Text = strings.Repeat("// a long speculative reply\n", 50)
 	ms, e, uri := speculating(t, modelserver.Options{Rate: 50}, scripted(bodyReply, long))
 	e.change(uri, 2, 3, 1, 3, 1, "x") // the suggestion starts with "r"
-	eventually(t, "the cancel at the model", func() bool { return ms.Stats().Cancels == 1 })
+	waitModel(t, ms, "the cancel at the model", func(st modelserver.Stats) bool { return st.Cancels == 1 })
 	if st := e.engineStats(); st.SpeculativeCancelled != 1 || st.SpeculativeUsed != 0 {
 		t.Fatalf("engine stats %+v: want one speculative generation cancelled, none used", st)
 	}
@@ -171,7 +159,7 @@ func TestSpeculationNeverDelaysTheUser(t *testing.T) {
 	if err != nil || got != "import \"fmt\"" {
 		t.Fatalf("request elsewhere: %q, %v", got, err)
 	}
-	eventually(t, "the cancel at the model", func() bool { return ms.Stats().Cancels == 1 })
+	waitModel(t, ms, "the cancel at the model", func(st modelserver.Stats) bool { return st.Cancels == 1 })
 	if st := e.engineStats(); st.SpeculativeCancelled != 1 {
 		t.Fatalf("engine stats %+v: want the stuck speculation cancelled", st)
 	}
@@ -196,7 +184,8 @@ func TestSpeculationShowsWhatAFreshRequestWould(t *testing.T) {
 // when the user takes the suggestion and breaks the line, without asking
 // the model there.
 func TestLookAheadServesTheNextLine(t *testing.T) {
-	rec := scripted(modelserver.Reply{PrefixEndsWith: "s := a +", Text: " b\n\treturn s\n}\n"})
+	reply := modelserver.Reply{PrefixEndsWith: "s := a +", Text: " b\n\treturn s\n}\n"}
+	rec := scripted(reply)
 	ms, model := loopbackModel(t, modelserver.Options{Backend: rec})
 	e := startServer(t, model, config.Default())
 	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
@@ -205,7 +194,9 @@ func TestLookAheadServesTheNextLine(t *testing.T) {
 	if got, err := e.inline(context.Background(), uri, 3, 9); err != nil || got != " b" {
 		t.Fatalf("first suggestion %q, %v; want the line only", got, err)
 	}
-	eventually(t, "the look-ahead to be ready", func() bool { return ms.Stats().Requests >= 1 })
+	waitModel(t, ms, "the look-ahead to be sent", func(st modelserver.Stats) bool {
+		return st.Tokens == int64(len(modelserver.Tokenize(reply.Text)))
+	})
 	e.change(uri, 2, 3, 9, 3, 9, " b")
 	e.change(uri, 3, 3, 11, 3, 11, "\n")
 	if got, err := e.inline(context.Background(), uri, 4, 0); err != nil || got != "return s" {

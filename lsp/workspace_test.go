@@ -85,7 +85,10 @@ func (e *fakeEditor) indexStats(ok func(files, symbols int, ready bool) bool) {
 		if time.Now().After(deadline) {
 			e.t.Fatalf("wisp/index never satisfied the test: %+v", res)
 		}
-		time.Sleep(10 * time.Millisecond) // polling a condition, not timing a result
+		// No event exists: the index builds and settles in the
+		// background and tells the client nothing, so the test asks
+		// again. The sleep spaces the questions; it times nothing.
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

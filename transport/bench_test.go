@@ -108,7 +108,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 				if r.Method == http.MethodHead {
 					return
 				}
-				time.Sleep(2 * benchDelay)
+				time.Sleep(2 * benchDelay) // the emulated round trip the benchmark measures
 				chunks := make([]string, 0, benchDeltas+1)
 				for range benchDeltas {
 					chunks = append(chunks, chatChunk("tok"))

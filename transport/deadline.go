@@ -50,8 +50,8 @@ type HealthChecker interface {
 //
 // The returned Model forwards Warm to m when m is a Warmer, and Close to m.
 func WithDeadlines(m Model, d Deadlines) Model {
-	d.FirstToken = cmp(d.FirstToken, DefaultFirstTokenTimeout)
-	d.Idle = cmp(d.Idle, DefaultIdleTimeout)
+	d.FirstToken = durationOr(d.FirstToken, DefaultFirstTokenTimeout)
+	d.Idle = durationOr(d.Idle, DefaultIdleTimeout)
 	return &deadlineModel{inner: m, d: d}
 }
 

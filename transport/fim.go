@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -97,7 +98,7 @@ func NewFIM(cfg FIMConfig) (*FIMModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &FIMModel{model: cfg.Model, maxTokens: cfg.MaxTokens, maxPredict: cmp(cfg.MaxPredict, DefaultMaxPredict)}
+	m := &FIMModel{model: cfg.Model, maxTokens: cfg.MaxTokens, maxPredict: durationOr(cfg.MaxPredict, DefaultMaxPredict)}
 	switch p := trimSlash(u.Path); {
 	case strings.HasSuffix(p, "/fim/completions"):
 		m.dialect = dialectCodestral
@@ -284,7 +285,7 @@ func (h *httpClient) parseOllama(data []byte) (event, error) {
 	}
 	ev := event{text: c.Response, done: c.Done, tokens: c.EvalCount}
 	if c.Done {
-		ev.finish = cmpStr(c.DoneReason, "stop")
+		ev.finish = cmp.Or(c.DoneReason, "stop")
 	}
 	return ev, nil
 }

@@ -103,7 +103,7 @@ type slowConn struct {
 
 func (c *slowConn) Read(p []byte) (int, error) {
 	if !c.read.Swap(true) {
-		time.Sleep(c.delay)
+		time.Sleep(c.delay) // the emulated network latency the server serves, not a wait
 	}
 	return c.Conn.Read(p)
 }

@@ -3,6 +3,7 @@ package transport
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -160,19 +161,19 @@ func (h *httpClient) stream(ctx context.Context, body any, f framing, parse func
 		if data, ok := frame(line, f); ok {
 			if string(data) == "[DONE]" {
 				drain(br)
-				return s.finish(cmpStr(finish, "stop"), tokens), nil
+				return s.finish(cmp.Or(finish, "stop"), tokens), nil
 			}
 			ev, perr := parse(data)
 			if perr != nil {
 				return s.partial("error"), perr
 			}
-			finish, tokens = cmpStr(ev.finish, finish), max(ev.tokens, tokens)
+			finish, tokens = cmp.Or(ev.finish, finish), max(ev.tokens, tokens)
 			if s.deliver(ev.text) {
 				return s.finish("stop", tokens), nil // the deferred Close ends the stream at the server
 			}
 			if ev.done {
 				drain(br)
-				return s.finish(cmpStr(finish, "stop"), tokens), nil
+				return s.finish(cmp.Or(finish, "stop"), tokens), nil
 			}
 		}
 		if err != nil {
@@ -243,11 +244,4 @@ func (h *httpClient) streamError(raw json.RawMessage) error {
 		e.Message = fmt.Sprintf("model endpoint %s failed mid-stream: %s", h.ep.host, h.ep.redact(msg))
 	}
 	return e
-}
-
-func cmpStr(s, def string) string {
-	if s != "" {
-		return s
-	}
-	return def
 }

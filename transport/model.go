@@ -1,7 +1,8 @@
-// Package transport talks to code models: the Model interface, the
-// persistent Responses API WebSocket client, the SSE and FIM HTTP providers,
-// the in-process local engine, and the loopback model server that tests and
-// benchmarks run against.
+// Package transport talks to code models: the Model interface and its
+// optional capabilities, the persistent Responses API WebSocket client,
+// and the SSE and FIM HTTP providers. The in-process local engine
+// (transport/local) and the loopback model server that tests and
+// benchmarks run against (transport/modelserver) are its subpackages.
 package transport
 
 import (

@@ -168,7 +168,10 @@ func TestSSEKeepAliveReusesConnection(t *testing.T) {
 			sse(w, chatChunk("x"), "[DONE]")
 			// End the chunked body a moment after [DONE]: a client that
 			// closes the body without reading it to the end loses the
-			// connection instead of returning it to the pool.
+			// connection instead of returning it to the pool. No event
+			// exists: the server cannot see when the client has read
+			// [DONE]. The pause can only let a wrong client pass on a
+			// slow machine, never fail a right one.
 			time.Sleep(20 * time.Millisecond)
 		})
 		m := newTestSSE(t, ts, SSEConfig{NewConnPerRequest: tc.newConn})

@@ -99,8 +99,8 @@ func NewWS(cfg WSConfig) (*WSModel, error) {
 	m := &WSModel{
 		url: u.String(), header: h, model: cfg.Model, maxTokens: cfg.MaxTokens,
 		ep:        endpoint{host: u.Host, keyEnv: cfg.APIKeyEnv, key: cfg.APIKey},
-		maxAge:    cmp(cfg.MaxAge, DefaultWSMaxAge),
-		pingEvery: cmp(cfg.PingInterval, DefaultWSPing),
+		maxAge:    durationOr(cfg.MaxAge, DefaultWSMaxAge),
+		pingEvery: durationOr(cfg.PingInterval, DefaultWSPing),
 		log:       cfg.Log,
 		dialer: websocket.Dialer{
 			Proxy:            http.ProxyFromEnvironment,
@@ -115,7 +115,9 @@ func NewWS(cfg WSConfig) (*WSModel, error) {
 	return m, nil
 }
 
-func cmp(d, def time.Duration) time.Duration {
+// durationOr returns d when it is positive, def otherwise (a zero or
+// negative setting means the default).
+func durationOr(d, def time.Duration) time.Duration {
 	if d > 0 {
 		return d
 	}
@@ -220,8 +222,8 @@ func (m *WSModel) generateOnce(ctx context.Context, s *sink, create wsCreate) (R
 	case <-l.done:
 		return l.result, l.err
 	case <-ctx.Done():
-		if res, err, ok := c.abandon(l); ok {
-			return res, err
+		if c.abandon(l) {
+			return l.result, l.err
 		}
 		return s.partial("cancelled"), cancelled(ctx)
 	}

@@ -259,17 +259,17 @@ func (c *wsConn) sendCancel(l *lane) {
 
 // abandon ends a lane whose caller went away (context done): the model is
 // told to stop, and the lane's later events are dropped until its
-// response ends. It reports the result if the lane had already finished
-// on its own.
-func (c *wsConn) abandon(l *lane) (Result, error, bool) {
+// response ends. It reports whether the lane had already finished on its
+// own; its result and error are then l.result and l.err.
+func (c *wsConn) abandon(l *lane) (finished bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.finished {
-		return l.result, l.err, true
+		return true
 	}
 	l.end(Result{}, nil)
 	c.sendCancel(l) // before response.created it goes without an id, and again with one when it arrives
-	return Result{}, nil, false
+	return false
 }
 
 // writeLoop is the connection's only writer.

@@ -38,15 +38,25 @@ var errDown = &Error{Kind: KindUnavailable, Message: "down"}
 // complete and serve the next request, not start over each time.
 func TestWSDialOutlivesCancelledRequest(t *testing.T) {
 	ts := newTestWSServer(t, stream("ok"))
-	ts.delay = 300 * time.Millisecond // a slow handshake
 	var handshakes atomic.Int32
-	ts.reject = func(http.ResponseWriter, *http.Request) bool { handshakes.Add(1); return false }
+	arrived, finish := make(chan struct{}), make(chan struct{})
+	ts.reject = func(http.ResponseWriter, *http.Request) bool {
+		if handshakes.Add(1) == 1 {
+			close(arrived)
+			<-finish // a handshake slower than the typing
+		}
+		return false
+	}
 	m := newTestWS(t, ts)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-arrived
+		cancel() // the next keystroke, while the handshake is under way
+	}()
 	if _, err := m.Generate(ctx, Request{}, nil); !IsCancelled(err) {
 		t.Fatalf("request cancelled during the handshake: %v", err)
 	}
+	close(finish)
 	res, err := m.Generate(context.Background(), Request{}, nil)
 	if err != nil || res.Text != "ok" {
 		t.Fatalf("next request: %q, %v", res.Text, err)

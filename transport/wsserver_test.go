@@ -86,7 +86,9 @@ func (ts *testWSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if ts.reject != nil && ts.reject(w, r) {
 		return
 	}
-	time.Sleep(ts.delay) // new-connection cost (emulated network)
+	// The test server's emulated network: a new connection's cost is
+	// what it serves, not a wait (zero in tests, set by benchmarks).
+	time.Sleep(ts.delay)
 	up := websocket.Upgrader{}
 	ws, err := up.Upgrade(w, r, nil)
 	if err != nil {
@@ -163,7 +165,7 @@ func stream(deltas ...string) func(s *wsSession, n int) {
 			if m.Type != "response.create" {
 				continue
 			}
-			time.Sleep(2 * s.srv.delay)
+			time.Sleep(2 * s.srv.delay) // the emulated round trip (zero in tests, set by benchmarks)
 			s.created(m.StreamID)
 			for _, d := range deltas {
 				s.delta(m.StreamID, d)

@@ -3,6 +3,7 @@ package shape_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -65,11 +66,26 @@ func TestFitWithoutTree(t *testing.T) {
 	}
 }
 
+// A cursor outside the document plans and fits as the nearest end does:
+// before the start, mid-line on "x := f("; past the end, on the blank
+// line after it.
 func TestFitClampsCursor(t *testing.T) {
-	doc := text.New("x := 1\n")
-	for _, c := range []int{-5, 0, 3, 100} {
-		p := shape.Decide(doc, nil, c)
-		shape.Fit(doc, nil, c, p, "abc)\n}")
+	doc := text.New("x := f(\n")
+	for _, tc := range []struct {
+		cursor, clamped int
+		reason, fit     string
+	}{
+		{-5, 0, "mid-line", "abc"},
+		{100, doc.Len(), "blank line", "    abc)"},
+	} {
+		want := shape.Decide(doc, nil, tc.clamped)
+		p := shape.Decide(doc, nil, tc.cursor)
+		if !reflect.DeepEqual(p, want) || p.Reason != tc.reason {
+			t.Errorf("Decide at %d = %+v; want the plan at %d (%s), %+v", tc.cursor, p, tc.clamped, tc.reason, want)
+		}
+		if got, ok := shape.Fit(doc, nil, tc.cursor, p, "abc)\n}"); !ok || got != tc.fit {
+			t.Errorf("Fit at %d = %q, %v; want %q as at %d", tc.cursor, got, ok, tc.fit, tc.clamped)
+		}
 	}
 }
 

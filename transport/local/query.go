@@ -78,8 +78,9 @@ func newSource(d *doc, tier, order, cursor int) source {
 	return s
 }
 
-// sources returns the cursor's doc first, then the other buffers and the
-// request's snippets, and the workspace paths that buffers shadow.
+// gatherSources returns the cursor's doc first, then the other buffers
+// and the request's snippets, and the workspace paths that buffers
+// shadow.
 func gatherSources(snap snapshot, req transport.Request) (srcs []source, shadowed map[string]bool) {
 	shadowed = map[string]bool{req.Path: true}
 	for _, d := range snap.bufs {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -249,8 +248,6 @@ func (c *fakeClock) slept() []time.Duration {
 	defer c.mu.Unlock()
 	return append([]time.Duration(nil), c.sleeps...)
 }
-
-var errBoom = errors.New("boom")
 
 func jsonBody(v any) io.Reader {
 	data, _ := json.Marshal(v)

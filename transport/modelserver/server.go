@@ -109,6 +109,7 @@ func New(opts Options) *Server {
 		sockets: make(map[*wsConn]struct{}),
 		servers: make(map[*http.Server]struct{}),
 	}
+	s.counts.init()
 	if s.backend == nil {
 		var fallback Backend
 		if opts.Model != nil {

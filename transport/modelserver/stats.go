@@ -1,8 +1,10 @@
 package modelserver
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"sync"
 	"sync/atomic"
 )
 
@@ -36,10 +38,27 @@ type Stats struct {
 	UncachedTokens int64 `json:"uncachedTokens"`
 }
 
-// counters are the live counters behind Stats; every field is atomic.
+// counters are the live counters behind Stats. Every counter is atomic
+// and rings bell when it moves; New points them at bell.
 type counters struct {
-	connections, websockets, requests, tokens, cancels, tokensAfterCancel atomic.Int64
-	cancelsIgnored, limitErrors, warmups, uncachedTokens                  atomic.Int64
+	connections, websockets, requests, tokens, cancels, tokensAfterCancel counter
+	cancelsIgnored, limitErrors, warmups, uncachedTokens                  counter
+
+	bell bell
+}
+
+// all lists every counter.
+func (c *counters) all() []*counter {
+	return []*counter{&c.connections, &c.websockets, &c.requests, &c.tokens,
+		&c.cancels, &c.tokensAfterCancel, &c.cancelsIgnored, &c.limitErrors,
+		&c.warmups, &c.uncachedTokens}
+}
+
+// init points every counter at the bell; call once, before any Add.
+func (c *counters) init() {
+	for _, v := range c.all() {
+		v.bell = &c.bell
+	}
 }
 
 func (c *counters) snapshot() Stats {
@@ -58,11 +77,57 @@ func (c *counters) snapshot() Stats {
 }
 
 func (c *counters) reset() {
-	for _, v := range []*atomic.Int64{&c.connections, &c.websockets, &c.requests,
-		&c.tokens, &c.cancels, &c.tokensAfterCancel, &c.cancelsIgnored, &c.limitErrors,
-		&c.warmups, &c.uncachedTokens} {
+	for _, v := range c.all() {
 		v.Store(0)
 	}
+}
+
+// counter is one atomic counter that rings its bell when it moves.
+type counter struct {
+	atomic.Int64
+	bell *bell // shared by a server's counters; nil rings nothing
+}
+
+// Add adds n and wakes whoever waits on the counters.
+func (c *counter) Add(n int64) int64 {
+	v := c.Int64.Add(n)
+	c.bell.ring()
+	return v
+}
+
+// Store sets the counter and wakes whoever waits on the counters.
+func (c *counter) Store(v int64) {
+	c.Int64.Store(v)
+	c.bell.ring()
+}
+
+// bell wakes every waiter when rung.
+type bell struct {
+	mu sync.Mutex
+	ch chan struct{} // closed by the next ring; nil while nobody waits; guarded by mu
+}
+
+// ring wakes every current waiter. A nil bell rings nothing.
+func (b *bell) ring() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	if b.ch != nil {
+		close(b.ch)
+		b.ch = nil
+	}
+	b.mu.Unlock()
+}
+
+// next returns a channel closed by the next ring.
+func (b *bell) next() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch == nil {
+		b.ch = make(chan struct{})
+	}
+	return b.ch
 }
 
 // Stats returns the counters.
@@ -71,6 +136,25 @@ func (s *Server) Stats() Stats { return s.counts.snapshot() }
 // ResetStats zeroes the counters, including the request number that
 // Fault.Nth counts against.
 func (s *Server) ResetStats() { s.counts.reset() }
+
+// WaitStats waits until cond accepts the counters or ctx is done, and
+// returns the counters cond saw last (with ctx.Err() in the second case).
+// cond is called again each time a counter moves. Tests wait on it for
+// what the model server has seen instead of polling Stats.
+func (s *Server) WaitStats(ctx context.Context, cond func(Stats) bool) (Stats, error) {
+	for {
+		rung := s.counts.bell.next() // before reading, so no move is missed
+		st := s.Stats()
+		if cond(st) {
+			return st, nil
+		}
+		select {
+		case <-rung:
+		case <-ctx.Done():
+			return st, ctx.Err()
+		}
+	}
+}
 
 // handleStats serves GET /stats.
 func (s *Server) handleStats(w http.ResponseWriter, _ *http.Request) {

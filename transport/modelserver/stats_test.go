@@ -1,9 +1,11 @@
 package modelserver
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 )
 
 func getStats(t *testing.T, base string) map[string]int64 {
@@ -50,5 +52,38 @@ func TestStatsEndpoint(t *testing.T) {
 	resp.Body.Close()
 	if m := getStats(t, base); m["requests"] != 0 || m["tokens"] != 0 {
 		t.Errorf("after reset: %v", m)
+	}
+}
+
+// WaitStats returns once a request moves the counters it waits for, and
+// gives up with the context's error when they never get there.
+func TestWaitStats(t *testing.T) {
+	ms, base := start(t, Options{Script: script()})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	waiting := make(chan struct{})
+	got := make(chan error, 1)
+	go func() {
+		asked := false
+		_, err := ms.WaitStats(ctx, func(st Stats) bool {
+			if !asked {
+				asked = true
+				close(waiting) // the first look, before the request
+			}
+			return st.Requests == 1 && st.Tokens > 0
+		})
+		got <- err
+	}()
+	<-waiting
+	resp := post(t, base+"/v1/completions", map[string]any{"prompt": "func add(a, b int) int {", "stream": true})
+	sseData(resp.Body)
+	resp.Body.Close()
+	if err := <-got; err != nil {
+		t.Fatalf("WaitStats did not see the request: %v", err)
+	}
+
+	cancel()
+	if st, err := ms.WaitStats(ctx, func(st Stats) bool { return st.Requests == 2 }); err != context.Canceled || st.Requests != 1 {
+		t.Fatalf("WaitStats for a request never sent: %+v, %v", st, err)
 	}
 }

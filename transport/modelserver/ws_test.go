@@ -2,9 +2,11 @@ package modelserver
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gorilla/websocket"
 )
@@ -235,10 +237,27 @@ func TestWSCloseEndsSockets(t *testing.T) {
 	c := dial(t, base)
 	send(t, c, create("s", "x", ""))
 	readEvent(t, c)
-	s.Close()
+	closed := make(chan struct{})
+	go func() {
+		s.Close()
+		close(closed)
+	}()
+	// The socket must end because the server closed it; the deadline
+	// only turns a socket that outlives Close into a failure, not a hang.
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	for {
-		if _, _, err := c.ReadMessage(); err != nil {
-			break
+		_, _, err := c.ReadMessage()
+		if err == nil {
+			continue
 		}
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			t.Fatalf("the socket outlived Close: %v", err)
+		}
+		break
+	}
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return after its sockets ended")
 	}
 }
