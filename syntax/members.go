@@ -67,7 +67,7 @@ func (t *Tree) members(n *sitter.Node, parent, container string, out *[]Symbol) 
 				for _, f := range t.selfFields(m) {
 					*out = append(*out, Symbol{Name: f.name, Kind: "field", Parent: parent, Container: container,
 						Signature: clip(squeeze(t.content(f.assignment)), maxValueBytes),
-						Span: spanOf(f.assignment), Line: t.src.LineOf(int(f.assignment.StartByte()))})
+						Span:      spanOf(f.assignment), Line: t.src.LineOf(int(f.assignment.StartByte()))})
 				}
 			}
 		case "public_field_definition", "field_definition", "property_signature":
