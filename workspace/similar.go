@@ -19,10 +19,12 @@ type Snippet struct {
 }
 
 // Shape of the windows Similar compares: windowLines lines, one starting
-// every windowStride lines.
+// every windowStride lines. Measured with bench/context at 1,024 tokens:
+// 16 lines find more of what the continuation uses than 8, 12 or 24
+// (recall 0.820 against 0.811, 0.818 and 0.816).
 const (
-	windowLines  = 12
-	windowStride = 6
+	windowLines  = 16
+	windowStride = 8
 	// maxSimilarFiles bounds the files one call reads.
 	maxSimilarFiles = 12
 	// maxTextCacheBytes bounds the file texts kept between calls.
@@ -162,25 +164,36 @@ type cachedText struct {
 	size, mtime int64
 	buffer      bool // set from an editor buffer: valid until the next set
 	windows     []window
-	bytes       int
+	// qualified counts the members used after each qualifier
+	// (qualifiedUses).
+	qualified map[string]map[string]int
+	bytes     int
 }
 
 // windows returns path's windows, reading the file when it is not held
 // or has changed on disk.
-func (c *textCache) windows(path string) []window {
+func (c *textCache) windows(path string) []window { return c.get(path).windows }
+
+// uses returns the members used after each qualifier in path, reading
+// the file when it is not held or has changed on disk.
+func (c *textCache) uses(path string) map[string]map[string]int { return c.get(path).qualified }
+
+// get returns what is held of path, reading the file when it is not held
+// or has changed on disk; the zero cachedText when it cannot be read.
+func (c *textCache) get(path string) cachedText {
 	info, err := os.Stat(path)
 	c.mu.Lock()
 	t, ok := c.files[path]
 	c.mu.Unlock()
 	if ok && (t.buffer || err == nil && info.Size() == t.size && info.ModTime().UnixNano() == t.mtime) {
-		return t.windows
+		return t
 	}
 	if err != nil || !info.Mode().IsRegular() || info.Size() > DefaultMaxFileBytes {
-		return nil
+		return cachedText{}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return cachedText{}
 	}
 	return c.put(path, cachedText{size: info.Size(), mtime: info.ModTime().UnixNano()}, string(data))
 }
@@ -200,10 +213,11 @@ func (c *textCache) forget(path string) {
 	}
 }
 
-// put splits src into windows and holds them as path's, emptying the
-// cache first when it would pass its bound. It returns the windows.
-func (c *textCache) put(path string, t cachedText, src string) []window {
-	t.windows, t.bytes = splitWindows(src), len(src)
+// put splits src into windows, counts its qualified uses and holds them
+// as path's, emptying the cache first when it would pass its bound. It
+// returns what it holds.
+func (c *textCache) put(path string, t cachedText, src string) cachedText {
+	t.windows, t.qualified, t.bytes = splitWindows(src), qualifiedUses(src), len(src)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.files == nil {
@@ -218,7 +232,7 @@ func (c *textCache) put(path string, t cachedText, src string) []window {
 	}
 	c.files[path] = t
 	c.bytes += t.bytes
-	return t.windows
+	return t
 }
 
 // splitWindows cuts src into windows of windowLines lines, one every

@@ -429,7 +429,9 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 		}
 	}
 	hash := commentPrefix(g.in.Tree, g.in.Path) == "# "
-	for _, w := range nearIdentifiers(src[from:word], src[g.cursor:after], hash, modules) {
+	near := nearIdentifiers(src[from:word], src[g.cursor:after], hash, modules)
+	g.qualifiers = qualifiersIn(near)
+	for _, w := range near {
 		add(w)
 		if len(names) == maxDefinitionNames {
 			break
@@ -445,6 +447,18 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 		}
 	}
 	return names, typing
+}
+
+// qualifiersIn returns the qualifiers of the "q.name" forms among names,
+// in order, each once.
+func qualifiersIn(names []string) []string {
+	var out []string
+	for _, w := range names {
+		if q, _, ok := strings.Cut(w, "."); ok && !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // suffixBytes bounds how far after the cursor identifiers are read: the

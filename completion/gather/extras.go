@@ -20,6 +20,7 @@ const (
 	importShare     = 40
 	recentShare     = 30
 	definitionShare = 60
+	usesShare       = 30
 	similarShare    = 80
 	outlineShare    = 50
 	// maxHeaderBytes bounds one enclosing header (long parameter lists).
@@ -66,6 +67,7 @@ func (g *gatherer) extras(tokens int) []Piece {
 	}
 	take(g.recent(), tokens*recentShare/100)
 	take(g.definitions(tokens*definitionShare/100), tokens*definitionShare/100)
+	take(g.uses(tokens*usesShare/100), tokens*usesShare/100)
 	take(g.similar(tokens*similarShare/100), tokens*similarShare/100)
 	take(g.typeOf(), tokens)
 	take(g.signatures(), tokens)

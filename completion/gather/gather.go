@@ -74,8 +74,8 @@ type Context struct {
 
 // Piece is one chosen piece of context.
 type Piece struct {
-	// Kind is "prefix", "suffix", "imports", "definition", "signature",
-	// "type", "enclosing" or "recent".
+	// Kind is "prefix", "suffix", "imports", "definition", "similar",
+	// "uses", "signature", "type", "enclosing" or "recent".
 	Kind string `json:"kind"`
 	// Why says in plain words why the piece was chosen.
 	Why string `json:"why"`
@@ -169,6 +169,9 @@ type gatherer struct {
 	// prefixCut and suffixCut are set once a side of the window ends
 	// inside a line (a line too long to take whole): it grows no more.
 	prefixCut, suffixCut bool
+	// qualifiers are the names used before a "." or "::" around the
+	// cursor, nearest first; set by definitions.
+	qualifiers []string
 }
 
 func (g *gatherer) windowTokens() int {

@@ -1,0 +1,69 @@
+package gather
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/wisp-lsp/wisp/syntax"
+)
+
+// UsageFinder is a Resolver that also says which members the code near a
+// file uses after a name (*workspace.Index implements it).
+type UsageFinder interface {
+	Uses(fromPath string, qualifiers []string, max int) map[string][]string
+}
+
+// Limits of the usage listing.
+const (
+	// maxQualifiers bounds the names whose uses are listed.
+	maxQualifiers = 8
+	// maxUses bounds the members listed for one name.
+	maxUses = 10
+)
+
+// uses returns, within tokens, one piece listing for the names used
+// before a "." around the cursor (a receiver, a module) the members this
+// file and the files related to it use after them, most used first,
+// those the window shows left out: "// t. is followed by: Fatalf,
+// Errorf, Run". It is the API a value is used with nearby, which the
+// continuation often calls next, at a few tokens a name, for names whose
+// definitions are outside the workspace (the standard library's) as
+// well.
+func (g *gatherer) uses(tokens int) []Piece {
+	uf, ok := g.in.Workspace.(UsageFinder)
+	if !ok || tokens <= 0 || len(g.qualifiers) == 0 {
+		return nil
+	}
+	qs := g.qualifiers[:min(maxQualifiers, len(g.qualifiers))]
+	found := uf.Uses(g.in.Path, qs, maxUses)
+	window := g.doc.String()[g.prefixStart:g.suffixEnd]
+	comment := commentPrefix(g.in.Tree, g.in.Path)
+	var b strings.Builder
+	var listed []string
+	for _, q := range qs {
+		var members []string
+		for _, m := range found[q] {
+			if !containsWord(window, m) {
+				members = append(members, m)
+			}
+		}
+		if len(members) == 0 {
+			continue
+		}
+		line := comment + q + ". is followed by: " + strings.Join(members, ", ")
+		if b.Len() > 0 {
+			line = "\n" + line
+		}
+		if Estimate(b.String()+line) > tokens {
+			break
+		}
+		b.WriteString(line)
+		listed = append(listed, q)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return []Piece{newPiece("uses", fmt.Sprintf("what %s and the files near it use after %s", filepath.Base(g.in.Path), strings.Join(listed, ", ")),
+		g.in.Path, b.String(), syntax.Span{})}
+}
