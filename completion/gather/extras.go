@@ -43,18 +43,24 @@ func (g *gatherer) extras(tokens int) []Piece {
 		text   string
 	}
 	seen := make(map[key]bool)
+	headed := make(map[string]bool) // files whose snippet header is paid for
 	take := func(ps []Piece, limit int) {
 		for _, p := range ps {
 			k := key{p.Kind == "recent", p.Path, p.span.Start, ""}
 			if !p.placed() {
 				k.text = p.Text
 			}
-			if p.Text == "" || p.Tokens > tokens || p.Tokens > limit || seen[k] || p.Kind == "signature" && coveredByDefinition(out, p) {
+			cost := p.Tokens
+			if !headed[p.Path] {
+				cost += headerTokens + pathTokens(g.display(p.Path))
+			}
+			if p.Text == "" || cost > tokens || cost > limit || seen[k] || p.Kind == "signature" && coveredByDefinition(out, p) {
 				continue
 			}
 			seen[k] = true
-			tokens -= p.Tokens
-			limit -= p.Tokens
+			headed[p.Path] = true
+			tokens -= cost
+			limit -= cost
 			out = append(out, p)
 		}
 	}

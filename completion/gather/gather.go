@@ -12,6 +12,9 @@ import (
 	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
+	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // Buffer is one open document as Gather reads it.
@@ -64,12 +67,19 @@ type Context struct {
 	// definitions, then the file's other pieces, then recent edits), the
 	// prefix and the suffix last.
 	Pieces []Piece `json:"pieces"`
-	// Tokens is the estimated size of all Pieces; Budget the limit it was
-	// chosen under. Tokens <= Budget always, and whenever the file alone
-	// is larger than Budget, Tokens falls short of it by a few tokens of
-	// rounding at most (at least 95% of budgets of 100 tokens and more).
+	// Tokens is the estimated size of the prompt: all Pieces and Frame;
+	// Budget the limit it was chosen under. Tokens <= Budget always, and
+	// whenever the file alone is larger than Budget, Tokens falls short of
+	// it by a few tokens of rounding at most (at least 95% of budgets of
+	// 100 tokens and more).
 	Tokens int `json:"tokens"`
 	Budget int `json:"budget"`
+	// Frame is the part of Tokens the prompt's own lines take: the file's
+	// header and markers, and each snippet's "Context from PATH:" line.
+	Frame int `json:"frame"`
+	// Root is the workspace folder the paths shown to the model are
+	// relative to; "" when there is none (paths are shown as given).
+	Root string `json:"root,omitempty"`
 }
 
 // Piece is one chosen piece of context.
@@ -115,6 +125,16 @@ func Gather(in Input) Context {
 		budget = DefaultBudget
 	}
 	g := &gatherer{in: in, doc: doc, cursor: max(0, min(in.Cursor, doc.Len())), budget: budget}
+	if r, ok := in.Workspace.(rooted); ok {
+		g.root = r.Root()
+	}
+	// The prompt's own lines around the file (its path, the markers) are
+	// paid for first: what is left is the pieces'.
+	// A budget too small for them (a test's) has the pieces alone.
+	if g.frame = frameTokens + pathTokens(g.display(in.Path)); g.frame*4 > budget {
+		g.frame = 0
+	}
+	budget -= g.frame
 	g.index = indexOf(in.Buffer)
 	if g.plain = g.longLine(); !g.plain {
 		g.scopes = scopesAt(in.Tree, g.cursor)
@@ -139,7 +159,7 @@ func Gather(in Input) Context {
 	// Whatever the extras left grows the window; pieces of this file the
 	// grown window now shows are dropped, which frees more, until none is.
 	for {
-		g.grow(budget - g.windowTokens() - tokensOf(extras))
+		g.grow(budget - g.windowTokens() - tokensOf(extras) - g.headersOf(extras))
 		n := len(extras)
 		if extras = g.dropCovered(extras); len(extras) == n {
 			break
@@ -172,6 +192,10 @@ type gatherer struct {
 	// qualifiers are the names used before a "." or "::" around the
 	// cursor, nearest first; set by definitions.
 	qualifiers []string
+	// root is the workspace folder paths are shown relative to ("" for
+	// none); frame the tokens of the prompt's lines around the file.
+	root  string
+	frame int
 }
 
 func (g *gatherer) windowTokens() int {
@@ -192,13 +216,60 @@ func (g *gatherer) context(extras []Piece) Context {
 	s := g.doc.String()
 	c := Context{
 		Prefix: s[g.prefixStart:g.cursor], Suffix: s[g.cursor:g.suffixEnd],
-		PrefixStart: g.prefixStart, SuffixEnd: g.suffixEnd, Budget: g.budget,
+		PrefixStart: g.prefixStart, SuffixEnd: g.suffixEnd, Budget: g.budget, Root: g.root,
 	}
 	c.Pieces = append(promptOrder(extras, g.in.Path),
 		newPiece("prefix", "text before the cursor, from "+lineName(g.doc, g.prefixStart), g.in.Path, c.Prefix, syntax.Span{Start: g.prefixStart, End: g.cursor}),
 		newPiece("suffix", "text after the cursor, to "+lineName(g.doc, g.suffixEnd), g.in.Path, c.Suffix, syntax.Span{Start: g.cursor, End: g.suffixEnd}))
-	c.Tokens = tokensOf(c.Pieces)
+	c.Frame = g.frame + g.headersOf(extras)
+	c.Tokens = tokensOf(c.Pieces) + c.Frame
 	return c
+}
+
+// rooted is a Resolver that knows the workspace's root folder
+// (*workspace.Index implements it).
+type rooted interface{ Root() string }
+
+// The prompt's own lines (transport.RenderChat), in tokens as o200k
+// counts them: the file's "File: PATH (language)" line and its three
+// markers, less the path, is frameTokens; a snippet's "Context from
+// PATH:" line and blank line, less the path, headerTokens. Estimate
+// counts each "/", "." and "_" of a path as a token, half again what a
+// real tokenizer does, so paths are counted by pathTokens instead.
+const (
+	frameTokens  = 27
+	headerTokens = 4
+)
+
+// pathTokens is the size of a path in a prompt: about four bytes a token.
+func pathTokens(path string) int { return (len(path) + 3) / 4 }
+
+// display returns path as the model is shown it: relative to the
+// workspace root when it lies inside it (no folder of the user's
+// machine reaches the model, and fewer tokens), else as given.
+func (g *gatherer) display(path string) string { return displayPath(g.root, path) }
+
+func displayPath(root, path string) string {
+	if root == "" || !filepath.IsAbs(path) {
+		return path
+	}
+	if rel, err := filepath.Rel(root, path); err == nil && rel != "." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != ".." {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+// headersOf returns the tokens of the "Context from PATH:" lines the
+// prompt shows for ps: one for each snippet Context.Request makes of them.
+func (g *gatherer) headersOf(ps []Piece) int {
+	n, prevKind, prevPath := 0, "", ""
+	for i, p := range promptOrder(slices.Clone(ps), g.in.Path) {
+		if i == 0 || !joins(prevKind, prevPath, p) {
+			n += headerTokens + pathTokens(g.display(p.Path))
+		}
+		prevKind, prevPath = p.Kind, p.Path
+	}
+	return n
 }
 
 func newPiece(kind, why, path, text string, span syntax.Span) Piece {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/workspace"
 )
 
 // filler returns n small functions, to push things out of the window.
@@ -28,6 +30,7 @@ const mainHead = `package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"os"
 )
 
@@ -151,13 +154,13 @@ func TestContextJSONAndRequest(t *testing.T) {
 		t.Errorf("request %+v does not carry the windows", req)
 	}
 	// Prompt order: what changes least first (the imports), other files'
-	// signatures, this file's enclosing header, then its signatures,
-	// recent edits last.
+	// signatures, this file's enclosing header, then its signatures (one
+	// snippet: the same file), recent edits last (a diff joins no code).
 	var order []string
 	for _, s := range req.Context {
 		order = append(order, strings.SplitN(s.Text, "\n", 2)[0])
 	}
-	want := []string{"import (", "func Dial(addr string) *Conn", "func process(names []string) error", "func Open(name string, flags int) (*os.File, error)", "@@ -14,1 +14,1 @@"}
+	want := []string{"import (", "func Dial(addr string) *Conn", "func process(names []string) error", "@@ -14,1 +14,1 @@"}
 	if !slices.Equal(order, want) {
 		t.Errorf("snippets in order %q, want %q", order, want)
 	}
@@ -165,6 +168,9 @@ func TestContextJSONAndRequest(t *testing.T) {
 		if s.Path == "" || s.Text == "" {
 			t.Errorf("empty snippet %+v", s)
 		}
+	}
+	if s := req.Context[2].Text; !strings.Contains(s, "\nfunc Open(name string, flags int) (*os.File, error)") {
+		t.Errorf("this file's header and signature are not one snippet: %q", s)
 	}
 }
 
@@ -222,5 +228,47 @@ func TestRecentEditsNearTheFile(t *testing.T) {
 	want := []string{"/w/app/d.go", "/w/app/b.go", "/w/lib/c.go", "/w/lib/a.go"}
 	if !slices.Equal(got, want) {
 		t.Errorf("recent edits %q, want %q", got, want)
+	}
+}
+
+// rootedResolver is a workspace that knows its root and resolves nothing.
+type rootedResolver string
+
+func (rootedResolver) Resolve(string, []string, int) []workspace.Symbol { return nil }
+func (r rootedResolver) Root() string                                   { return string(r) }
+
+// The model is shown paths relative to the workspace root (none of the
+// user's folders), others as given; the prompt's own lines count in
+// Tokens as Frame, and the budget still holds.
+func TestRequestPathsAndFrame(t *testing.T) {
+	in, _ := input(t, 800)
+	root := filepath.Join(t.TempDir(), "proj")
+	in.Path = filepath.Join(root, "cmd", "main.go")
+	in.Others[0].Path = filepath.Join(root, "net", "net.go")
+	in.History[0].Path = in.Others[0].Path
+	in.Workspace = rootedResolver(root)
+	c := gather.Gather(in)
+	req := c.Request(in.Path, "go")
+	if req.Path != "cmd/main.go" || c.Root != root {
+		t.Errorf("request path %q (root %q), want cmd/main.go under %s", req.Path, c.Root, root)
+	}
+	paths := map[string]bool{}
+	for _, s := range req.Context {
+		paths[s.Path] = true
+	}
+	if !paths["net/net.go"] || !paths["cmd/main.go"] || len(paths) != 2 {
+		t.Errorf("snippet paths %v, want net/net.go and cmd/main.go", paths)
+	}
+	sum := 0
+	for _, p := range c.Pieces {
+		sum += p.Tokens
+	}
+	if c.Frame <= 0 || c.Tokens != sum+c.Frame || c.Tokens > c.Budget {
+		t.Errorf("tokens %d = pieces %d + frame %d, budget %d", c.Tokens, sum, c.Frame, c.Budget)
+	}
+	// Outside the root, a path is shown as given.
+	in.Workspace = rootedResolver(filepath.Join(t.TempDir(), "elsewhere"))
+	if got := gather.Gather(in).Request(in.Path, "go").Path; got != in.Path {
+		t.Errorf("outside the root: %q, want %q", got, in.Path)
 	}
 }
