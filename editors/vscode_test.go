@@ -47,24 +47,31 @@ type vscodeResult struct {
 }
 
 // watchScreen makes the page record, in window.__wispScreen, the wall-clock
-// milliseconds when a line first shows "hello" (the typed keys on screen)
-// and when ghost text first shows "_world". A MutationObserver runs in the
-// same task that changed the DOM, before the frame is painted.
-const watchScreen = `(() => {
-  const s = window.__wispScreen = { typed: 0, ghost: 0 };
-  const shows = (sel, text) => Array.from(document.querySelectorAll(sel)).some((e) => e.textContent.includes(text));
+// milliseconds when a line first shows "hello" (the typed keys on screen),
+// when ghost text first shows (and what it showed then) and when it shows
+// the whole suggestion (the %q filled in). The ghost text is the text of
+// all ghost-text spans (VS Code splits it by syntax colour, and draws
+// spaces as no-break spaces). A
+// MutationObserver runs in the same task that changed the DOM, before the
+// frame is painted.
+const watchScreen = `((whole) => {
+  const s = window.__wispScreen = { typed: 0, ghost: 0, first: "", whole: 0 };
   new MutationObserver(() => {
     const now = Date.now();
-    if (!s.typed && shows(".view-line", "hello")) s.typed = now;
-    if (!s.ghost && shows(".ghost-text-decoration", "_world")) s.ghost = now;
+    if (!s.typed && Array.from(document.querySelectorAll(".view-line")).some((e) => e.textContent.includes("hello"))) s.typed = now;
+    const ghost = Array.from(document.querySelectorAll(".ghost-text-decoration")).map((e) => e.textContent).join("").replaceAll("\u00a0", " ");
+    if (!s.ghost && ghost !== "") { s.ghost = now; s.first = ghost; }
+    if (!s.whole && ghost.includes(whole)) s.whole = now;
   }).observe(document.body, { subtree: true, childList: true, characterData: true });
-})()`
+})(%q)`
 
 func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 	server := filepath.Join(editorsDir(), "code-server", "out", "node", "entry.js")
 	requireFiles(t, "code-server 4.100.3 (VS Code 1.100.3)", server, chromium,
 		repoFile(t, "vscode/node_modules/.bin/vsce"))
-	ms := startModelServer(t, []reply{completeHello, renameToGreet}, measured)
+	// Slow enough after the first token that VS Code's ghost text grows.
+	long := longHello
+	ms := startModelServer(t, []reply{long, renameToGreet}, pace{rate: 25, ttft: measured.ttft, delay: measured.delay})
 
 	dir := t.TempDir()
 	ud, exts, folder := filepath.Join(dir, "ud"), filepath.Join(dir, "ext"), filepath.Join(dir, "work")
@@ -146,7 +153,7 @@ func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 		_, err := os.Stat(resultPath + ".opened")
 		return err == nil, fmt.Sprint(err)
 	})
-	if err := page.eval(watchScreen, nil); err != nil {
+	if err := page.eval(fmt.Sprintf(watchScreen, long.Text), nil); err != nil {
 		t.Fatal(err)
 	}
 	// To the end of line 4 (the last line is empty), then type.
@@ -161,7 +168,10 @@ func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var screen struct{ Typed, Ghost int64 }
+	var screen struct {
+		Typed, Ghost, Whole int64
+		First               string
+	}
 	waitFor(t, 10*time.Second, "the typed keys are on screen", func() (bool, string) {
 		err := page.eval(`window.__wispScreen`, &screen)
 		return err == nil && screen.Typed != 0, fmt.Sprint(screen, err)
@@ -172,8 +182,8 @@ func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 
 	var res vscodeResult
 	waitFor(t, 90*time.Second, "the driver extension writes its result", func() (bool, string) {
-		if screen.Ghost == 0 {
-			if err := page.eval(`window.__wispScreen`, &screen); err == nil && screen.Ghost != 0 {
+		if screen.Whole == 0 {
+			if err := page.eval(`window.__wispScreen`, &screen); err == nil && screen.Whole != 0 {
 				os.WriteFile(resultPath+".ghost", nil, 0o644)
 			}
 		}
@@ -187,14 +197,19 @@ func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 		t.Fatalf("driver: %s (line 4 typed %q, after commit %q)", res.Error, res.Typed, res.Completed)
 	}
 	if res.ShownByItself {
-		t.Logf("keystroke → ghost text on screen: %d ms (model: %v to the first token, %v each way; from the typed text to the ghost text in the page's DOM)", screen.Ghost-screen.Typed, measured.ttft, measured.delay)
+		t.Logf("keystroke → ghost text on screen: %d ms, whole suggestion %d ms (model: %v to the first token, %v each way, %d tokens/s after; from the typed text to the ghost text in the page's DOM)",
+			screen.Ghost-screen.Typed, screen.Whole-screen.Typed, measured.ttft, measured.delay, 25)
 	} else {
-		t.Errorf("VS Code showed no ghost text by itself after typing (only when triggered); page saw %+v", screen)
+		t.Errorf("VS Code showed no whole ghost text by itself after typing (only when triggered); page saw %+v", screen)
+	}
+	// wisp closes the brackets and quotes a partial line leaves open.
+	if open := strings.TrimRight(screen.First, `")]}`); screen.First == long.Text || !strings.HasPrefix(long.Text, open) {
+		t.Errorf("the first ghost text was %q; want the start of %q, streamed before the whole", screen.First, long.Text)
 	}
 	if res.Typed != "\thello" {
 		t.Errorf("typed line = %q, want %q", res.Typed, "\thello")
 	}
-	if want := "\thello_world()"; res.Completed != want {
+	if want := "\thello" + long.Text; res.Completed != want {
 		t.Errorf("after committing the ghost text line 4 = %q, want %q", res.Completed, want)
 	}
 	if want := "package main\n\nfunc main() {\n\tgreet()\n}\n"; res.Edited != want {

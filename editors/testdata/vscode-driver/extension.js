@@ -3,9 +3,10 @@
 //   1. opens $WISP_TEST_FILE and writes $WISP_TEST_RESULT.opened; the
 //      test then goes to the end of line 4 and types "hello" into the page
 //      with real key events, watches the DOM for the ghost text VS
-//      Code asks for by itself, and writes $WISP_TEST_RESULT.typed and
-//      $WISP_TEST_RESULT.ghost; the driver then commits the ghost text (if
-//      none came, it triggers inline suggestions explicitly);
+//      Code asks for by itself, and writes $WISP_TEST_RESULT.typed and,
+//      once the whole suggestion is on screen, $WISP_TEST_RESULT.ghost; the
+//      driver then commits the ghost text (if none came, it triggers
+//      inline suggestions explicitly);
 //   2. selects lines 3-5 and runs "wisp: Quick Edit" with an instruction.
 const vscode = require("vscode");
 const fs = require("fs");
@@ -43,12 +44,16 @@ async function drive(result) {
   const signal = process.env.WISP_TEST_RESULT;
   fs.writeFileSync(signal + ".opened", "");
   await until("the test types", 60000, async () => fs.existsSync(signal + ".typed"));
+  // The keys reach this process a moment after the screen.
+  await until("the typed keys reach the extension", 10000, async () => doc.lineAt(line).text.endsWith("hello"))
+    .catch(() => undefined);
   result.typed = doc.lineAt(line).text;
 
-  // VS Code asks on each keystroke; commit once the test saw ghost text.
+  // VS Code asks on each keystroke; commit once the test saw the whole
+  // ghost text.
   // (Polling the commit command instead would time the commit's round
   // trips through the browser, and each commit makes VS Code ask again.)
-  const shownBy = Date.now() + 5000;
+  const shownBy = Date.now() + 10000;
   while (Date.now() < shownBy && !fs.existsSync(signal + ".ghost")) {
     await sleep(20);
   }
