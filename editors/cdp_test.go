@@ -77,15 +77,24 @@ func (d *devtools) eval(expr string, out any) error {
 	return json.Unmarshal(res.Result.Value, out)
 }
 
-// typeKeys presses and releases a key for each character of s, as the
-// keyboard does: the page gets keydown, keypress, input and keyup events.
+// typeKeys types s as the keyboard does: a letter, digit or space is a key
+// pressed and released (keydown, keypress, input, keyup); any other
+// character arrives as typed text alone (keypress, input), as a keyboard
+// layout's shifted keys do, since its key code depends on the layout.
 func (d *devtools) typeKeys(s string) error {
 	for _, r := range s {
-		code := ""
-		if r >= 'a' && r <= 'z' {
-			code = "Key" + string(unicode.ToUpper(r))
+		var err error
+		switch {
+		case r >= 'a' && r <= 'z':
+			err = d.press(string(r), "Key"+string(unicode.ToUpper(r)), int(unicode.ToUpper(r)), 0, string(r))
+		case r >= '0' && r <= '9':
+			err = d.press(string(r), "Digit"+string(r), int(r), 0, string(r))
+		case r == ' ':
+			err = d.press(" ", "Space", 32, 0, " ")
+		default:
+			err = d.call("Input.dispatchKeyEvent", map[string]any{"type": "char", "text": string(r)}, nil)
 		}
-		if err := d.press(string(r), code, int(unicode.ToUpper(r)), 0, string(r)); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -138,4 +147,14 @@ func (d *devtools) call(method string, params, out any) error {
 		}
 		return json.Unmarshal(msg.Result, out)
 	}
+}
+
+// waitJS waits until expr is true in the page, or fails the test.
+func (d *devtools) waitJS(t *testing.T, timeout time.Duration, what, expr string) {
+	t.Helper()
+	waitFor(t, timeout, what, func() (bool, string) {
+		var ok bool
+		err := d.eval(expr, &ok)
+		return err == nil && ok, fmt.Sprint(err)
+	})
 }

@@ -71,7 +71,8 @@ func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 		repoFile(t, "vscode/node_modules/.bin/vsce"))
 	// Slow enough after the first token that VS Code's ghost text grows.
 	long := longHello
-	ms := startModelServer(t, []reply{long, renameToGreet}, pace{rate: 25, ttft: measured.ttft, delay: measured.delay})
+	streamed := pace{rate: 25, ttft: measured.ttft, delay: measured.delay}
+	ms := startModelServer(t, []reply{long, renameToGreet}, streamed)
 
 	dir := t.TempDir()
 	ud, exts, folder := filepath.Join(dir, "ud"), filepath.Join(dir, "ext"), filepath.Join(dir, "work")
@@ -215,4 +216,74 @@ func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 	if want := "package main\n\nfunc main() {\n\tgreet()\n}\n"; res.Edited != want {
 		t.Errorf("after the quick edit the file reads\n%q\nwant\n%q", res.Edited, want)
 	}
+
+	modelDownIsQuietInVSCode(t, page, ms, []reply{long, renameToGreet}, streamed)
+}
+
+// The page's ghost text, its status bar's wisp item, and its pop-ups.
+const (
+	vscodeGhost       = `Array.from(document.querySelectorAll(".ghost-text-decoration")).map((e) => e.textContent).join("")`
+	vscodeWispTrouble = `Array.from(document.querySelectorAll(".statusbar-item")).some((e) => e.textContent.includes("wisp") && e.querySelector(".codicon-error") !== null)`
+	vscodeToasts      = `Array.from(document.querySelectorAll(".notification-toast")).map((e) => e.textContent)`
+)
+
+// modelDownIsQuietInVSCode stops the model, types 20 keys on a new line at
+// the end of the file, and requires: every key lands, wisp's trouble shows in the
+// status bar, and no pop-up appears (a request error would raise one).
+// Then the model comes back at the same address: ghost text returns
+// without restarting anything, and the status bar is well again.
+func modelDownIsQuietInVSCode(t *testing.T, page *devtools, ms *modelServer, replies []reply, p pace) {
+	t.Helper()
+	ms.stop(t)
+	press := func(key, code string, keyCode, modifiers int) {
+		t.Helper()
+		text := ""
+		if key == "Enter" {
+			text = "\r"
+		}
+		if err := page.press(key, code, keyCode, modifiers, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	press("End", "End", 35, ctrlKey)
+	press("Enter", "Enter", 13, 0)
+	const typed = "fmt.Println(x, y, z)"
+	if err := page.typeKeys(typed); err != nil {
+		t.Fatal(err)
+	}
+	page.waitJS(t, 10*time.Second, "the 20 keys are on screen", fmt.Sprintf(
+		`Array.from(document.querySelectorAll(".view-line")).some((e) => e.textContent.replaceAll("\u00a0", " ").includes(%q))`, typed))
+	page.waitJS(t, 20*time.Second, "the status bar shows wisp's trouble", vscodeWispTrouble)
+	var toasts []string
+	if err := page.eval(vscodeToasts, &toasts); err != nil {
+		t.Fatal(err)
+	}
+	if len(toasts) > 0 {
+		t.Errorf("with the model down VS Code showed pop-ups: %q", toasts)
+	}
+
+	// It comes back: ghost text again, as soon as wisp asks the model anew.
+	startModelServerAt(t, ms.addr, replies, p)
+	press("End", "End", 35, 0)
+	press("Enter", "Enter", 13, 0)
+	if err := page.typeKeys("hell"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for back := false; !back; {
+		if time.Now().After(deadline) {
+			t.Fatal("ghost text did not come back with the model")
+		}
+		if err := page.typeKeys("o"); err != nil {
+			t.Fatal(err)
+		}
+		for wait := time.Now().Add(2 * time.Second); !back && time.Now().Before(wait); time.Sleep(40 * time.Millisecond) {
+			var ghost string
+			back = page.eval(vscodeGhost, &ghost) == nil && ghost != ""
+		}
+		if !back {
+			press("Backspace", "Backspace", 8, 0)
+		}
+	}
+	page.waitJS(t, 10*time.Second, "the status bar is well again", "!("+vscodeWispTrouble+")")
 }
