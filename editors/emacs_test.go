@@ -137,6 +137,12 @@ func TestEmacsLspModeInlineCompletion(t *testing.T) {
 			s.keys("BSpace")
 		}
 	}
+	// wisp tells that the model is back once it has answered, which may
+	// be just after the ghost text is drawn.
+	waitFor(t, 10*time.Second, "the mode line drops wisp's trouble", func() (bool, string) {
+		screen := s.screen(false)
+		return !strings.Contains(screen, " wisp:"), screen
+	})
 	if n := emacsCount(t, s, "model is back"); n != 1 {
 		t.Errorf("wisp said %d times that the model is back, want 1", n)
 	}
@@ -146,9 +152,23 @@ func TestEmacsLspModeInlineCompletion(t *testing.T) {
 // match re.
 func emacsCount(t *testing.T, s *tmuxSession, re string) int {
 	t.Helper()
-	s.keys("C-g")
-	s.keys("Escape", ":") // M-:, spelled out: tmux may send M-: in a form Emacs does not read
-	s.waitScreen(10*time.Second, "Eval:")
+	// M-:, spelled out: tmux may send M-: in a form Emacs does not read.
+	// Keys that come while lsp-mode waits for a reply can be lost, so
+	// ask again until the prompt shows.
+	for try := 0; ; try++ {
+		s.keys("C-g")
+		s.keys("Escape", ":")
+		deadline := time.Now().Add(2 * time.Second)
+		for !strings.Contains(s.screen(false), "Eval:") && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if strings.Contains(s.screen(false), "Eval:") {
+			break
+		}
+		if try == 4 {
+			t.Fatalf("Emacs never showed the M-: prompt:\n%s", s.screen(false))
+		}
+	}
 	s.text(fmt.Sprintf(`(message "count=%%d=" (with-current-buffer "*Messages*" (how-many %q (point-min) (point-max))))`, re))
 	s.keys("Enter")
 	var n int

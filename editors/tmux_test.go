@@ -1,8 +1,10 @@
 package editors
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +27,42 @@ func startTmux(t *testing.T, dir string, env []string, argv ...string) *tmuxSess
 	if out, err := s.run(append(args, argv...)...); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
-	t.Cleanup(func() { s.run("kill-server") })
+	out, err := s.run("display-message", "-p", "-t", "editor", "#{pane_pid}")
+	sid, convErr := strconv.Atoi(strings.TrimSpace(out))
+	if err != nil || convErr != nil {
+		t.Fatalf("tmux display-message: %v %v: %s", err, convErr, out)
+	}
+	t.Cleanup(func() {
+		s.run("kill-server")
+		// The editor and what it started (its language servers) may still
+		// be writing into the test's folders; wait until they are gone,
+		// or removing those folders fails.
+		for end := time.Now().Add(10 * time.Second); sessionAlive(sid) && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
 	return s
+}
+
+// sessionAlive reports whether a process of session sid (the pane's
+// process, which tmux made a session leader) is still running.
+func sessionAlive(sid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp session ...; comm may hold spaces.
+		rest := string(data)
+		if i := strings.LastIndexByte(rest, ')'); i >= 0 {
+			rest = rest[i+1:]
+		}
+		if fields := strings.Fields(rest); len(fields) > 3 && fields[3] == strconv.Itoa(sid) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *tmuxSession) run(args ...string) (string, error) {

@@ -170,7 +170,14 @@ back, never on every keystroke: wisp sends a status with each request."
 (declare-function lsp--cur-position "lsp-mode")
 (declare-function lsp--region-to-range "lsp-mode")
 (declare-function lsp--buffer-content "lsp-mode")
-(declare-function lsp-inline-completion--maybe-display "lsp-inline-completion")
+(declare-function lsp-request-async "lsp-mode")
+(declare-function lsp-inline-completion--params "lsp-inline-completion")
+(declare-function lsp-inline-completion--parse-items "lsp-inline-completion")
+(declare-function lsp-inline-completion-show-overlay "lsp-inline-completion")
+(defvar lsp-inline-completion-inhibit-predicates)
+(defvar lsp-inline-completion--items)
+(defvar lsp-inline-completion--current)
+(defvar lsp-inline-completion--start-point)
 (declare-function lsp-inline-completion--after-change "lsp-inline-completion")
 (declare-function lsp-workspaces "lsp-mode")
 (declare-function lsp--workspace-client "lsp-mode")
@@ -191,11 +198,33 @@ back, never on every keystroke: wisp sends a status with each request."
 
 (defun wisp--ask (buffer point)
   "Ask for ghost text in BUFFER if it is current and point is still POINT.
-A failed request says nothing in the echo area (lsp-mode would, on every
-keystroke): wisp reports the model's state once, through wisp/status."
+The request is asynchronous: lsp-mode's own (`lsp-inline-completion-display')
+waits for the reply by throwing out of the process filter, which drops the
+messages that came in the same read as the reply, such as the wisp/status
+saying that the model is down or back.  A newer request cancels an older
+one.  A failed request says nothing in the echo area (lsp-mode would, on
+every keystroke): wisp reports the model's state once, through wisp/status."
   (setq wisp--timer nil)
-  (let ((inhibit-message t))
-    (lsp-inline-completion--maybe-display buffer point)))
+  (when (and (buffer-live-p buffer)
+             (eq (current-buffer) buffer)
+             (eq (point) point)
+             (not (cl-some #'funcall lsp-inline-completion-inhibit-predicates)))
+    (let ((tick (buffer-chars-modified-tick)))
+      (run-hooks 'lsp-before-inline-completion-hook)
+      (lsp-request-async
+       "textDocument/inlineCompletion" (lsp-inline-completion--params t)
+       (lambda (resp)
+         (when (and (buffer-live-p buffer) (eq (window-buffer) buffer))
+           (with-current-buffer buffer
+             (when-let* (((and (eq (point) point) (eql tick (buffer-chars-modified-tick))))
+                         (items (lsp-inline-completion--parse-items resp)))
+               (setq lsp-inline-completion--items items
+                     lsp-inline-completion--current 0
+                     lsp-inline-completion--start-point point)
+               (lsp-inline-completion-show-overlay)))))
+       :mode 'detached
+       :error-handler #'ignore
+       :cancel-token 'wisp--inline-completion))))
 
 (defun wisp--post-command ()
   "Ask for ghost text after a command that changed the buffer."

@@ -2,7 +2,8 @@
 # Installs the real editors that the tests in ./editors drive:
 #   Neovim 0.12.4 (Debian sid, unpacked next to its own libraries),
 #   Neovim 0.7.2 (Debian stable), code-server 4.100.3 (VS Code 1.100.3)
-#   with chromium-headless-shell, and Emacs 28 with lsp-mode 10 and go-mode.
+#   with chromium-headless-shell, Emacs 28 with lsp-mode 10 and go-mode,
+#   and Helix 25.07 (Debian sid, unpacked next to its own libraries).
 #
 # Idempotent: each step leaves a stamp in the cache and is skipped when the
 # stamp is there. Runs as root (it uses apt-get). Everything that is not a
@@ -103,6 +104,21 @@ lsp_mode() {
 	ls -d "$LSPMODE"/usr/share/emacs/site-lisp/elpa-src/lsp-mode-*
 }
 
+HELIX=$CACHE/helix
+helix() {
+	rm -rf "$HELIX"
+	sid_unpack "$HELIX" hx libc6 libgcc-s1
+	lib=$HELIX/usr/lib/x86_64-linux-gnu
+	patchelf --set-interpreter "$lib/ld-linux-x86-64.so.2" --force-rpath --set-rpath "$lib" "$HELIX/usr/lib/hx/hx"
+	# The binary finds its runtime through HELIX_RUNTIME; a wrapper sets it.
+	cat >"$CACHE/hx-25.07" <<EOF
+#!/bin/sh
+HELIX_RUNTIME=$HELIX/usr/lib/hx/runtime exec $HELIX/usr/lib/hx/hx "\$@"
+EOF
+	chmod +x "$CACHE/hx-25.07"
+	"$CACHE/hx-25.07" --version
+}
+
 CODESERVER=$CACHE/code-server
 code_server() {
 	rm -rf "$CODESERVER" "$CACHE/code-server-pack"
@@ -142,6 +158,7 @@ apt_stable
 timed sid-update sid_update
 timed nvim-0.12.4 nvim12
 timed lsp-mode-10 lsp_mode
+timed helix-25.07 helix
 timed code-server-4.100.3 code_server
 if [ ! -d "$VSCODE_EXT/node_modules" ]; then
 	rm -f "$CACHE/.done-vscode-ext-deps"

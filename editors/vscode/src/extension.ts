@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import { affectsServer, initOptions, serverEnv, serverPath } from "./config";
+import { EarlyGhost, PartialParams } from "./earlyGhost";
 import { NextEdits, nextEditOptions } from "./nextEdit";
 import { quickEdit } from "./quickEdit";
 import { Status, StatusParams } from "./status";
@@ -19,16 +20,18 @@ function newClient(output: vscode.LogOutputChannel, status: Status): LanguageCli
     run: { command, args: ["serve"], transport: TransportKind.stdio, options },
     debug: { command, args: ["serve", "--log-level", "debug"], transport: TransportKind.stdio, options },
   };
+  // Ghost text comes through textDocument/inlineCompletion; its first
+  // streamed tokens are shown before the whole answer is in.
+  const early = new EarlyGhost();
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
     initializationOptions: { ...initOptions(), ...(nextEditOptions().enabled ? { nextEdit: nextEditOptions() } : {}) },
     outputChannel: output,
+    middleware: early.middleware,
   };
   const c = new LanguageClient("wisp", "wisp", serverOptions, clientOptions);
   c.onNotification("wisp/status", (params: StatusParams) => status.set(params));
-  // Ghost text comes through textDocument/inlineCompletion; the streamed
-  // partials are for editors that draw ghost text themselves.
-  c.onNotification("wisp/inlineCompletionPartial", () => undefined);
+  c.onNotification("wisp/inlineCompletionPartial", (params: PartialParams) => early.partial(params));
   return c;
 }
 

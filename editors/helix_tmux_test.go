@@ -1,0 +1,77 @@
+package editors
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHelixInTmux follows editors/README.md's Helix steps as a person does:
+// Helix 25.07 in a terminal, helix/languages.toml as the user's
+// languages.toml, the model in wisp's own config.toml, `hx main.go`, "hello"
+// typed in insert mode; wisp's item must show in Helix's completion menu,
+// and Tab then Enter must make it real text. Helix has no ghost text, and
+// asks its servers only after its completion-timeout (250 ms) since the
+// last key, which the figure logged here includes.
+func TestHelixInTmux(t *testing.T) {
+	bin := filepath.Join(editorsDir(), "hx-25.07")
+	requireFiles(t, "Helix 25.07", bin, "/usr/bin/tmux")
+	ms := startModelServer(t, []reply{completeHello}, measured)
+
+	dir := t.TempDir()
+	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
+	for _, d := range []string{filepath.Join(home, ".config", "helix"), filepath.Join(home, ".config", "wisp"), proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// README step 1: the snippet as the whole languages.toml, and the model
+	// in ~/.config/wisp/config.toml.
+	languages, err := os.ReadFile(repoFile(t, "helix/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf("[model]\nprovider = \"openai-ws\"\nendpoint = %q\nmodel = \"test\"\n", ms.endpoint())
+	file := filepath.Join(proj, "main.go")
+	for path, data := range map[string]string{
+		filepath.Join(home, ".config", "helix", "languages.toml"): string(languages),
+		filepath.Join(home, ".config", "wisp", "config.toml"):     config,
+		file: goSource,
+	} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append([]string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"TERM=xterm-256color",
+		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
+	}, wispLogEnv(t, dir)...)
+	s := startTmux(t, proj, env, bin, "main.go")
+	s.waitScreen(30*time.Second, "NOR")
+
+	// README step 2: at the end of line 4, the empty line inside main.
+	s.keys("4", "g", "g", "A")
+	s.waitScreen(10*time.Second, "INS")
+	s.text("hello")
+	shown := s.waitScreen(20*time.Second, "hello_world()")
+	t.Logf("keystroke → completion menu on screen: %.0f ms (model: %v to the first token, %v each way; Helix asks %v after the last key; screen read by tmux capture-pane)",
+		float64(shown.Microseconds())/1000, measured.ttft, measured.delay, 250*time.Millisecond)
+
+	// Tab picks the item, Enter accepts it; then save.
+	s.keys("Tab")
+	s.keys("Enter")
+	s.keys("Escape")
+	s.waitScreen(10*time.Second, "NOR")
+	s.text(":w")
+	s.keys("Enter")
+	want := strings.Replace(goSource, "\t\n", "\thello_world()\n", 1)
+	waitFor(t, 10*time.Second, "Helix saves the accepted item", func() (bool, string) {
+		data, err := os.ReadFile(file)
+		return err == nil && string(data) == want, fmt.Sprintf("%q; screen:\n%s", data, s.screen(false))
+	})
+}
