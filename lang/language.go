@@ -44,6 +44,10 @@ type Language struct {
 	// Keywords are the reserved words that carry a program's structure
 	// (the local engine keeps them apart from the program's own names).
 	Keywords []string
+	// Predeclared are the other names no definition of the user's can
+	// explain: the reserved words Keywords leaves out, built-in types,
+	// constants and functions, the receiver's conventional name.
+	Predeclared []string
 }
 
 // String returns Name.

@@ -16,6 +16,13 @@ var jsKeywords = []string{
 // tsKeywords adds what TypeScript declares besides.
 var tsKeywords = append(append([]string(nil), jsKeywords...), "type", "interface", "public", "private", "protected")
 
+// jsPredeclared are JavaScript's other reserved words and built-in
+// names; tsPredeclared adds TypeScript's built-in types.
+var (
+	jsPredeclared = []string{"delete", "do", "extends", "instanceof", "of", "this", "typeof", "void", "undefined"}
+	tsPredeclared = append(append([]string(nil), jsPredeclared...), "number", "boolean")
+)
+
 // Plain is what is assumed of a language the table does not know:
 // C-like comments and quotes, four-space indents.
 var Plain = &Language{
@@ -35,6 +42,10 @@ var table = []*Language{
 			"struct", "interface", "switch", "case", "default", "break", "continue", "go", "defer",
 			"select", "range", "map", "chan", "true", "false", "nil",
 		},
+		Predeclared: []string{
+			"fallthrough", "goto", "string", "int", "bool", "error", "byte", "rune", "any",
+			"len", "cap", "make", "new", "append",
+		},
 	},
 	{
 		Name: "python", IDs: []string{"python"}, Extensions: []string{".py", ".pyi"},
@@ -46,22 +57,23 @@ var table = []*Language{
 			"and", "or", "is", "with", "as", "try", "except", "finally", "raise", "yield", "async",
 			"await", "lambda", "pass", "break", "continue", "None", "True", "False",
 		},
+		Predeclared: []string{"assert", "del", "elif", "global", "nonlocal", "self"},
 	},
 	{
 		Name: "javascript", IDs: []string{"javascript", "javascriptreact", "jsx"},
 		Extensions:  []string{".js", ".mjs", ".cjs", ".jsx"},
 		LineComment: "//", BlockComment: cBlockComment, Brackets: cBrackets,
-		Quotes: []string{`"`, `'`, "`"}, Indent: "  ", Keywords: jsKeywords,
+		Quotes: []string{`"`, `'`, "`"}, Indent: "  ", Keywords: jsKeywords, Predeclared: jsPredeclared,
 	},
 	{
 		Name: "typescript", IDs: []string{"typescript"}, Extensions: []string{".ts", ".mts", ".cts"},
 		LineComment: "//", BlockComment: cBlockComment, Brackets: cBrackets,
-		Quotes: []string{`"`, `'`, "`"}, Indent: "  ", Keywords: tsKeywords,
+		Quotes: []string{`"`, `'`, "`"}, Indent: "  ", Keywords: tsKeywords, Predeclared: tsPredeclared,
 	},
 	{
 		Name: "tsx", IDs: []string{"typescriptreact", "tsx"}, Extensions: []string{".tsx"},
 		LineComment: "//", BlockComment: cBlockComment, Brackets: cBrackets,
-		Quotes: []string{`"`, `'`, "`"}, Indent: "  ", Keywords: tsKeywords,
+		Quotes: []string{`"`, `'`, "`"}, Indent: "  ", Keywords: tsKeywords, Predeclared: tsPredeclared,
 	},
 	{
 		Name: "rust", IDs: []string{"rust"}, Extensions: []string{".rs"},
@@ -71,6 +83,11 @@ var table = []*Language{
 			"fn", "pub", "impl", "use", "mod", "match", "struct", "type", "const", "let", "static",
 			"return", "if", "else", "for", "while", "in", "as", "async", "await", "break",
 			"continue", "true", "false",
+		},
+		Predeclared: []string{
+			"crate", "enum", "loop", "move", "mut", "ref", "Self", "trait", "unsafe", "where",
+			"u8", "u32", "u64", "i32", "i64", "usize", "str", "String", "Vec", "Option", "Some",
+			"Ok", "Err",
 		},
 	},
 	{

@@ -2,6 +2,7 @@ package gather
 
 import (
 	"fmt"
+	"github.com/wisp-lsp/wisp/lang"
 	"sort"
 
 	"github.com/wisp-lsp/wisp/syntax"
@@ -145,29 +146,14 @@ func isIdentStart(c byte) bool {
 
 func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 
-// keywords are the reserved words of the supported languages, never looked
-// up as symbols.
+// keywords are the reserved words and predeclared names of every language
+// of the language table, never looked up as symbols.
 var keywords = func() map[string]bool {
 	m := make(map[string]bool)
-	for _, w := range []string{
-		// Go
-		"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough",
-		"for", "func", "go", "goto", "if", "import", "interface", "map", "package", "range",
-		"return", "select", "struct", "switch", "type", "var", "nil", "true", "false",
-		"string", "int", "bool", "error", "byte", "rune", "any", "len", "cap", "make", "new", "append",
-		// Python
-		"and", "as", "assert", "async", "await", "class", "def", "del", "elif", "except",
-		"finally", "from", "global", "in", "is", "lambda", "nonlocal", "not", "or", "pass",
-		"raise", "try", "while", "with", "yield", "None", "True", "False", "self",
-		// JavaScript and TypeScript
-		"catch", "delete", "do", "export", "extends", "function", "instanceof", "let",
-		"of", "this", "throw", "typeof", "void", "null", "undefined", "number", "boolean",
-		// Rust
-		"crate", "enum", "fn", "impl", "loop", "match", "mod", "move", "mut", "pub", "ref",
-		"Self", "static", "trait", "unsafe", "use", "where", "u8", "u32", "u64", "i32", "i64",
-		"usize", "str", "String", "Vec", "Option", "Some", "Ok", "Err",
-	} {
-		m[w] = true
+	for _, l := range lang.All() {
+		for _, w := range append(l.Keywords, l.Predeclared...) {
+			m[w] = true
+		}
 	}
 	return m
 }()
