@@ -2,9 +2,9 @@ package gather
 
 import (
 	"fmt"
-	"github.com/wisp-lsp/wisp/lang"
 	"sort"
 
+	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 )
