@@ -41,9 +41,9 @@ var codeActionClients = []struct {
 	name, profile string
 	context       map[string]any
 }{
-	{"helix", "initialize-helix.json", map[string]any{"diagnostics": []any{}, "triggerKind": 1}},
-	{"emacs-lsp-mode", "initialize-emacs-lsp-mode.json", map[string]any{"diagnostics": []any{}}},
-	{"emacs-eglot", "initialize-emacs-eglot.json", map[string]any{"diagnostics": []any{}}},
+	{"helix", "initialize-helix-FROM-SOURCE.json", map[string]any{"diagnostics": []any{}, "triggerKind": 1}},
+	{"emacs-lsp-mode", "initialize-emacs-28.2-lsp-mode-10.0.0.json", map[string]any{"diagnostics": []any{}}},
+	{"emacs-eglot", "initialize-emacs-28.2-eglot-1.9.json", map[string]any{"diagnostics": []any{}}},
 }
 
 // TestNextEditCodeActionFallback drives wisp with the initialize params of
@@ -137,10 +137,11 @@ func TestNextEditCodeActionFallback(t *testing.T) {
 }
 
 // clientProfile reads the initialize params recorded from a real client
-// (testdata/initialize-*.json, bare or under "params").
+// (the repository's testdata/clients/initialize-*.json, bare or under
+// "params").
 func clientProfile(t *testing.T, name string) map[string]any {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "clients", name))
 	if err != nil {
 		t.Fatal(err)
 	}
