@@ -215,8 +215,13 @@ func (e env) fill(res *result, keys []keystroke, cpu time.Duration) {
 	if res.Engine.Queries > 0 {
 		res.ReuseShare = float64(res.Engine.FromTypedAhead+res.Engine.FromCache) / float64(res.Engine.Queries)
 	}
-	if res.Model.Tokens > 0 {
-		res.AfterCancelShare = float64(res.Model.TokensAfterCancel) / float64(res.Model.Tokens)
+	// Of the tokens the model produced, those after their cancel arrived
+	// (never sent): a share, whatever the configuration. Over the tokens
+	// sent it is not one: a configuration whose generations are nearly all
+	// cancelled (no streaming) sends fewer tokens than it was cancelled
+	// on.
+	if produced := res.Model.Tokens + res.Model.TokensAfterCancel; produced > 0 {
+		res.AfterCancelShare = float64(res.Model.TokensAfterCancel) / float64(produced)
 	}
 	res.CPUPerKeyMs = ms64(cpu) / n
 	s := res.Setup
