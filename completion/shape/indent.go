@@ -36,6 +36,14 @@ func reindent(s, before string, plan Plan) string {
 	want := levels(plan.Indent, plan.Unit)
 	shift := want - levels(abs[first], unit)
 	sameStyle := unit == plan.Unit
+	if first == 0 && blank && leadingSpace(lines[0]) != "" && strings.Contains(unit, "\t") == strings.Contains(plan.Unit, "\t") {
+		// On a blank line the reply indents its own first line past what
+		// is typed: the model knows the line's level better than the
+		// plan's guess (the typed indentation may be partial, a closing
+		// line sits a level out). Keep the reply's indentation as it is
+		// when it uses the file's character.
+		return s
+	}
 	if sameStyle && shift == 0 {
 		if first == 0 && abs[0] != before {
 			lines[0] = strings.TrimLeft(lines[0], " \t")
