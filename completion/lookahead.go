@@ -32,12 +32,23 @@ func atLineEnd(rest string) bool {
 }
 
 // pastShownLocked reports whether typed, which the model's text agrees
-// with, leaves the final suggestion shown: past a one-line suggestion's
-// line into its look-ahead, or into text shaping trimmed (indentation a
-// blank line's suggestion leaves to the editor, a trailing space).
+// with, leaves the suggestion shown: past a one-line suggestion's line
+// into its look-ahead, into text shaping trimmed (indentation a blank
+// line's suggestion leaves to the editor, a trailing space), or past the
+// end of a block a suggestion of several lines stops at. A final
+// suggestion is left as soon as typed leaves it; one still streaming only
+// once typed breaks the line after it and the model's text holds that
+// line break (before, the shaped text may still be catching up).
 func (g *generation) pastShownLocked(typed string) bool {
 	full, final := g.suggestionLocked()
-	return final && !strings.HasPrefix(full, typed)
+	if strings.HasPrefix(full, typed) {
+		return false
+	}
+	if final {
+		return true
+	}
+	past, ok := strings.CutPrefix(typed, full)
+	return ok && strings.Contains(past, "\n") && strings.HasPrefix(g.raw.String(), typed)
 }
 
 // rebaseLocked returns a generation that serves the rest of g's text
