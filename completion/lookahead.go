@@ -95,8 +95,10 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 	if !e.opts.Config.LookAhead || g.plan.Multiline || g.err != nil || !strings.HasPrefix(typed, full+lead) {
 		return nil
 	}
-	raw := g.raw.String()
-	if !strings.HasPrefix(raw, full+"\n") {
+	// The model breaks the line its own way ("\r\n" or "\n"), whatever
+	// the document does.
+	brk := lineBreakOf(strings.TrimPrefix(g.raw.String(), full))
+	if brk == "" || !strings.HasPrefix(g.raw.String(), full) {
 		return nil
 	}
 	src := g.doc.String()
@@ -105,7 +107,7 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 	}
 	future := src[:g.anchor] + full + lead + src[g.anchor:]
 	cursor := g.anchor + len(full) + len(lead)
-	c := e.continuationLocked(g, len(full)+1, full+lead, text.New(future), cursor)
+	c := e.continuationLocked(g, len(full)+len(brk), full+lead, text.New(future), cursor)
 	c.lead, c.speculative, c.fromLookAhead = lead, true, true
 	return c
 }
@@ -135,6 +137,17 @@ func (e *Engine) followRequest(base transport.Request, added string, plan shape.
 	req.Stop = append([]string(nil), plan.Stop...)
 	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
 	return req
+}
+
+// lineBreakOf returns the line break s starts with, "" if none.
+func lineBreakOf(s string) string {
+	switch {
+	case strings.HasPrefix(s, "\r\n"):
+		return "\r\n"
+	case strings.HasPrefix(s, "\n"):
+		return "\n"
+	}
+	return ""
 }
 
 // lineBreak is the line break the document plan was decided in uses.

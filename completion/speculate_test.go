@@ -234,3 +234,32 @@ func TestTypingPastABlockEndWhileStreamingRebases(t *testing.T) {
 		}
 	})
 }
+
+// In a CRLF file whose model breaks lines with "\r\n" too, the line after
+// a one-line suggestion is served from the look-ahead when the user takes
+// the suggestion and breaks the line, as with "\n": no new model request.
+func TestLookAheadWithCRLF(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: " b\r\n\treturn s\r\n}\r\n", gap: 20 * time.Millisecond}
+		e := speculating(m, true, true)
+		defer e.Close()
+		src := strings.ReplaceAll(lineSrc, "\n", "\r\n")
+		end := strings.Index(src, "a +") + len("a +")
+		doc := text.New(src)
+		if s, err := e.Suggest(context.Background(), query(doc, end)); err != nil || s.Text != " b" {
+			t.Fatalf("first suggestion %+v, %v", s, err)
+		}
+		doc = typeAt(e, doc, end, " b")
+		doc = typeAt(e, doc, end+2, "\r\n")
+		s, err := e.Suggest(context.Background(), query(doc, end+4))
+		if err != nil || s.Text != "\treturn s" {
+			t.Fatalf("next line %+v, %v; want %q", s, err, "\treturn s")
+		}
+		if n := m.requests.Load(); n != 1 {
+			t.Fatalf("%d model requests, want 1", n)
+		}
+		if st := e.Stats(); st.LookAheadUsed != 1 {
+			t.Fatalf("stats %+v: want the look-ahead used", st)
+		}
+	})
+}
