@@ -67,6 +67,14 @@ func TestQuick(t *testing.T) {
 	}
 }
 
+func TestFirstLine(t *testing.T) {
+	for s, want := range map[string]string{"": "", "ab": "ab", "ab\ncd": "ab", "\nab\ncd": "\nab", "\n": "\n"} {
+		if got := firstLine(s); got != want {
+			t.Errorf("firstLine(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 func TestCorrect(t *testing.T) {
 	for _, c := range []struct {
 		shown, next string
@@ -96,10 +104,11 @@ func TestClassifyMisses(t *testing.T) {
 		{Key: "e"},               // 5: past it: nothing to show
 		{Asked: true, Key: "\n"}, // 6: a line break asks
 		{Shown: "z", Correct: true, UsedUp: true, Key: "f"},
-		{Asked: true, Key: "g"}, // 8: after a used-up suggestion
-		{Asked: true, Key: "h"}, // 9: some other request
+		{Asked: true, Key: "g"},                      // 8: after a used-up suggestion
+		{Asked: true, Key: "h"},                      // 9: some other request
+		{Shown: "i\nj", LineCorrect: true, Key: "i"}, // 10: wrong past the line only
 	}
-	want := []string{missFirst, "", missWrong, missAfterWrong, missAfterWrong, missNothing, missAfterBreak, "", missAfterUsedUp, missRoundTripElse}
+	want := []string{missFirst, "", missWrong, missAfterWrong, missAfterWrong, missNothing, missAfterBreak, "", missAfterUsedUp, missRoundTripElse, missWrongLater}
 	got := classifyMisses(keys, 140*time.Millisecond, 80*time.Millisecond)
 	for i := range want {
 		if got[i] != want[i] {

@@ -13,8 +13,10 @@ const (
 	// missFirst: the first key of a trace; no generation could be ready.
 	missFirst = "first key of a trace"
 	// missWrong: text was shown that the user does not type (the model
-	// was wrong, or shaping was).
-	missWrong = "wrong ghost text"
+	// was wrong, or shaping was) on the cursor's line; missWrongLater:
+	// the cursor's line was right, a later line shown was not.
+	missWrong      = "wrong ghost text on the cursor's line"
+	missWrongLater = "wrong ghost text in a later line"
 	// The rest showed nothing while the user's own model request, started
 	// by this key or one within a round trip before it, had not answered;
 	// named by what made that request necessary.
@@ -29,7 +31,7 @@ const (
 )
 
 // missOrder is the order reasons are reported in.
-var missOrder = []string{missFirst, missWrong, missAfterWrong, missAfterBreak, missAfterUsedUp, missRoundTripElse, missNothing}
+var missOrder = []string{missFirst, missWrong, missWrongLater, missAfterWrong, missAfterBreak, missAfterUsedUp, missRoundTripElse, missNothing}
 
 // classifyMisses returns, for each key of one trace, why it missed ("" when
 // it showed correct ghost text in time). roundTrip is the model's share of
@@ -43,6 +45,9 @@ func classifyMisses(keys []keystroke, roundTrip, key time.Duration) []string {
 			continue
 		case i == 0:
 			why[i] = missFirst
+			continue
+		case k.Shown != "" && k.LineCorrect:
+			why[i] = missWrongLater
 			continue
 		case k.Shown != "":
 			why[i] = missWrong
@@ -74,6 +79,9 @@ func classifyMisses(keys []keystroke, roundTrip, key time.Duration) []string {
 // writeMisses prints, per configuration, how many keys missed for each
 // reason, as a share of all keys.
 func writeMisses(w io.Writer, rs []result) {
+	if len(rs) == 0 {
+		return
+	}
 	fmt.Fprintf(w, "\n| where the misses are (%% of keys) | %s |\n", strings.Join(missOrder, " | "))
 	fmt.Fprintln(w, "|---|"+strings.Repeat("---:|", len(missOrder)))
 	for _, r := range rs {

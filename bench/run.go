@@ -29,8 +29,9 @@ type keystroke struct {
 	Complete time.Duration
 	// Shown is the ghost text on screen when the next key came.
 	Shown string
-	// Correct: Shown is non-empty and agrees with what the user types next.
-	Correct bool
+	// Correct: Shown is non-empty and agrees with what the user types next;
+	// LineCorrect: its first line (past a leading line break) does.
+	Correct, LineCorrect bool
 	// Fresh: a model request started for this key (wisp/stats);
 	// Asked: one of them was the user's own, not a speculation.
 	Fresh, Asked bool
@@ -265,6 +266,7 @@ func (s *session) settle(ctx context.Context, uri string, v int, sent time.Time,
 	}
 	s.mu.Unlock()
 	k.Correct = correct(k.Shown, next)
+	k.LineCorrect = correct(firstLine(k.Shown), next)
 	_, size := utf8.DecodeRuneInString(next)
 	k.UsedUp = k.Correct && len(k.Shown) <= size
 	st, err := s.stats(ctx)
@@ -286,6 +288,15 @@ func (s *session) settle(ctx context.Context, uri string, v int, sent time.Time,
 		s.genShown = true
 	}
 	return k, nil
+}
+
+// firstLine returns s up to its first line break, or, when s starts with
+// one, up to its second.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s[min(1, len(s)):], '\n'); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }
 
 // correct reports whether ghost text shown is right: non-empty, and a
