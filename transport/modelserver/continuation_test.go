@@ -2,8 +2,10 @@ package modelserver
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,5 +50,20 @@ func TestContinuation(t *testing.T) {
 		if got := gen(tc.q); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// The OpenAI wires' stop field is one string or a list; either reaches
+// the query, and anything else is refused.
+func TestStopsField(t *testing.T) {
+	for body, want := range map[string][]string{`{"stop":"\n"}`: {"\n"}, `{"stop":["a","b"]}`: {"a", "b"}, `{}`: nil} {
+		var req chatRequest
+		if err := json.Unmarshal([]byte(body), &req); err != nil || !slices.Equal(req.Stop, want) {
+			t.Errorf("%s: stop %q, %v; want %q", body, req.Stop, err, want)
+		}
+	}
+	var req completionRequest
+	if err := json.Unmarshal([]byte(`{"stop":3}`), &req); err == nil {
+		t.Errorf("a numeric stop was accepted: %q", req.Stop)
 	}
 }
