@@ -70,6 +70,14 @@ func TestQuick(t *testing.T) {
 	}
 }
 
+func TestFirstLine(t *testing.T) {
+	for s, want := range map[string]string{"": "", "ab": "ab", "ab\ncd": "ab", "\nab\ncd": "\nab", "\n": "\n"} {
+		if got := firstLine(s); got != want {
+			t.Errorf("firstLine(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 func TestCorrect(t *testing.T) {
 	for _, c := range []struct {
 		shown, next string
@@ -82,6 +90,32 @@ func TestCorrect(t *testing.T) {
 	} {
 		if got := correct(c.shown, c.next); got != c.want {
 			t.Errorf("correct(%q, %q) = %v, want %v", c.shown, c.next, got, c.want)
+		}
+	}
+}
+
+// Each missed key gets the reason that applies first; keys shown right
+// get none.
+func TestClassifyMisses(t *testing.T) {
+	ok := keystroke{Shown: "x", Correct: true}
+	keys := []keystroke{
+		{Asked: true, Key: "a"},  // 0: first key
+		ok,                       // 1
+		{Shown: "y", Key: "b"},   // 2: wrong ghost
+		{Asked: true, Key: "c"},  // 3: the user diverged from it: a new request
+		{Key: "d"},               // 4: still within the round trip
+		{Key: "e"},               // 5: past it: nothing to show
+		{Asked: true, Key: "\n"}, // 6: a line break asks
+		{Shown: "z", Correct: true, UsedUp: true, Key: "f"},
+		{Asked: true, Key: "g"},                      // 8: after a used-up suggestion
+		{Asked: true, Key: "h"},                      // 9: some other request
+		{Shown: "i\nj", LineCorrect: true, Key: "i"}, // 10: wrong past the line only
+	}
+	want := []string{missFirst, "", missWrong, missAfterWrong, missAfterWrong, missNothing, missAfterBreak, "", missAfterUsedUp, missRoundTripElse, missWrongLater}
+	got := classifyMisses(keys, 140*time.Millisecond, 80*time.Millisecond)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("key %d: %q, want %q", i, got[i], want[i])
 		}
 	}
 }

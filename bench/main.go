@@ -96,6 +96,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	writeTable(stdout, rs)
+	writeMisses(stdout, rs)
 	writeIdle(stdout, idle)
 	ts := judge(rs)
 	writeTargets(stdout, ts)

@@ -77,6 +77,9 @@ type result struct {
 	InitMs           float64           `json:"initializeMs"`
 	Model            modelserver.Stats `json:"modelServer"`
 	Engine           engineStats       `json:"engine"`
+	// Misses counts the keys without correct ghost text in time by
+	// reason (see classifyMisses).
+	Misses map[string]int `json:"misses"`
 	// FirstGhostMs holds every sample, for the CDF.
 	FirstGhostMs []float64 `json:"firstGhostSamplesMs"`
 	Notes        []string  `json:"notes,omitempty"`
@@ -121,6 +124,14 @@ func (e env) run(ctx context.Context, s setup, traces []trace, workspace string,
 			return res, err
 		}
 		cpu += after - before
+		for _, why := range classifyMisses(k, e.knobs.TTFT+2*e.knobs.Delay, e.key) {
+			if why != "" {
+				if res.Misses == nil {
+					res.Misses = map[string]int{}
+				}
+				res.Misses[why]++
+			}
+		}
 		keys = append(keys, k...)
 	}
 	rss, err := rssBytes(pid)

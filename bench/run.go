@@ -29,10 +29,14 @@ type keystroke struct {
 	Complete time.Duration
 	// Shown is the ghost text on screen when the next key came.
 	Shown string
-	// Correct: Shown is non-empty and agrees with what the user types next.
-	Correct bool
-	// Fresh: a model request started for this key (wisp/stats).
-	Fresh bool
+	// Correct: Shown is non-empty and agrees with what the user types next;
+	// LineCorrect: its first line (past a leading line break) does.
+	Correct, LineCorrect bool
+	// Fresh: a model request started for this key (wisp/stats);
+	// Asked: one of them was the user's own, not a speculation.
+	Fresh, Asked bool
+	// Key is the text the key typed.
+	Key string
 	// Tokens is the response's token count, as the model server counts.
 	Tokens int
 	// UsedUp: the next key types the last of Shown, which was correct:
@@ -180,6 +184,7 @@ func (s *session) typeTrace(ctx context.Context, t trace, uri string, key, settl
 		wg      sync.WaitGroup
 		version int
 		sent    time.Time
+		lastKey int // where in t.Typed the last key typed starts
 	)
 	defer wg.Wait()
 	prev, err := s.stats(ctx)
@@ -198,12 +203,14 @@ func (s *session) typeTrace(ctx context.Context, t trace, uri string, key, settl
 			if err != nil {
 				return out, err
 			}
+			k.Key = t.Typed[lastKey:n]
 			out = append(out, k)
 		}
 		if n == len(t.Typed) {
 			return out, nil // the last key was judged after a pause of one interval
 		}
 		_, size := utf8.DecodeRuneInString(t.Typed[n:])
+		lastKey = n
 		off := t.Cut + n
 		if version, err = s.c.Replace(ctx, uri, off, off, t.Typed[n:n+size]); err != nil {
 			return out, err
@@ -259,16 +266,19 @@ func (s *session) settle(ctx context.Context, uri string, v int, sent time.Time,
 	}
 	s.mu.Unlock()
 	k.Correct = correct(k.Shown, next)
+	k.LineCorrect = correct(firstLine(k.Shown), next)
 	_, size := utf8.DecodeRuneInString(next)
 	k.UsedUp = k.Correct && len(k.Shown) <= size
-	if verbose {
-		fmt.Fprintf(os.Stderr, "v%-4d next %-12.12q shown %-24.24q correct %-5v first %-8s\n", v, next, k.Shown, k.Correct, k.FirstGhost.Round(time.Millisecond/10))
-	}
 	st, err := s.stats(ctx)
 	if err != nil {
 		return k, err
 	}
 	k.Fresh = st.ModelRequests > prev.ModelRequests
+	k.Asked = st.ModelRequests-st.Speculative > prev.ModelRequests-prev.Speculative
+	if verbose {
+		fmt.Fprintf(os.Stderr, "v%-4d next %-12.12q shown %-24.24q correct %-5v first %-8s asked %v\n",
+			v, next, k.Shown, k.Correct, k.FirstGhost.Round(time.Millisecond/10), k.Asked)
+	}
 	*prev = st
 	if k.Fresh {
 		s.genStart, s.genShown = sent, false
@@ -278,6 +288,15 @@ func (s *session) settle(ctx context.Context, uri string, v int, sent time.Time,
 		s.genShown = true
 	}
 	return k, nil
+}
+
+// firstLine returns s up to its first line break, or, when s starts with
+// one, up to its second.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s[min(1, len(s)):], '\n'); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }
 
 // correct reports whether ghost text shown is right: non-empty, and a

@@ -32,12 +32,23 @@ func atLineEnd(rest string) bool {
 }
 
 // pastShownLocked reports whether typed, which the model's text agrees
-// with, leaves the final suggestion shown: past a one-line suggestion's
-// line into its look-ahead, or into text shaping trimmed (indentation a
-// blank line's suggestion leaves to the editor, a trailing space).
+// with, leaves the suggestion shown: past a one-line suggestion's line
+// into its look-ahead, into text shaping trimmed (indentation a blank
+// line's suggestion leaves to the editor, a trailing space), or past the
+// end of a block a suggestion of several lines stops at. A final
+// suggestion is left as soon as typed leaves it; one still streaming only
+// once typed breaks the line after it and the model's text holds that
+// line break (before, the shaped text may still be catching up).
 func (g *generation) pastShownLocked(typed string) bool {
 	full, final := g.suggestionLocked()
-	return final && !strings.HasPrefix(full, typed)
+	if strings.HasPrefix(full, typed) {
+		return false
+	}
+	if final {
+		return true
+	}
+	past, ok := strings.CutPrefix(typed, full)
+	return ok && strings.Contains(past, "\n") && strings.HasPrefix(g.raw.String(), typed)
 }
 
 // rebaseLocked returns a generation that serves the rest of g's text
@@ -84,8 +95,10 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 	if !e.opts.Config.LookAhead || g.plan.Multiline || g.err != nil || !strings.HasPrefix(typed, full+lead) {
 		return nil
 	}
-	raw := g.raw.String()
-	if !strings.HasPrefix(raw, full+"\n") {
+	// The model breaks the line its own way ("\r\n" or "\n"), whatever
+	// the document does.
+	brk := lineBreakOf(strings.TrimPrefix(g.raw.String(), full))
+	if brk == "" || !strings.HasPrefix(g.raw.String(), full) {
 		return nil
 	}
 	src := g.doc.String()
@@ -94,7 +107,7 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 	}
 	future := src[:g.anchor] + full + lead + src[g.anchor:]
 	cursor := g.anchor + len(full) + len(lead)
-	c := e.continuationLocked(g, len(full)+1, full+lead, text.New(future), cursor)
+	c := e.continuationLocked(g, len(full)+len(brk), full+lead, text.New(future), cursor)
 	c.lead, c.speculative, c.fromLookAhead = lead, true, true
 	return c
 }
@@ -124,6 +137,17 @@ func (e *Engine) followRequest(base transport.Request, added string, plan shape.
 	req.Stop = append([]string(nil), plan.Stop...)
 	req.MaxTokens = maxTokensFor(plan, e.opts.MaxTokens)
 	return req
+}
+
+// lineBreakOf returns the line break s starts with, "" if none.
+func lineBreakOf(s string) string {
+	switch {
+	case strings.HasPrefix(s, "\r\n"):
+		return "\r\n"
+	case strings.HasPrefix(s, "\n"):
+		return "\n"
+	}
+	return ""
 }
 
 // lineBreak is the line break the document plan was decided in uses.

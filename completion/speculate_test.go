@@ -3,6 +3,7 @@ package completion_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -40,9 +41,11 @@ func TestLookAheadTakenWhileStreaming(t *testing.T) {
 		}
 		doc = typeAt(e, doc, lineEnd, " b")
 		doc = typeAt(e, doc, lineEnd+2, "\n")
+		// No indentation was typed on the new line: the suggestion
+		// carries the model's.
 		s, err = e.Suggest(context.Background(), query(doc, lineEnd+3))
-		if err != nil || s.Text != "return s" {
-			t.Fatalf("next line %+v, %v; want %q", s, err, "return s")
+		if err != nil || s.Text != "\treturn s" {
+			t.Fatalf("next line %+v, %v; want %q", s, err, "\treturn s")
 		}
 		if n := m.requests.Load(); n != 1 {
 			t.Fatalf("%d model requests, want 1", n)
@@ -194,6 +197,69 @@ func TestSpeculationAsksForTheTakenSuggestion(t *testing.T) {
 		typeAt(e, doc, cursor+2, "\n")
 		if st := e.Stats(); st.Speculative != 1 || st.SpeculativeUsed != 1 {
 			t.Fatalf("stats %+v: want the speculation taken up", st)
+		}
+	})
+}
+
+// Typing past the end of a block a suggestion of several lines stops at,
+// onto the next line, while its generation still streams: the rest of the
+// model's text is shaped anew at the new line and served at once, from
+// the same stream, without a new model request.
+func TestTypingPastABlockEndWhileStreamingRebases(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const src = "package p\n\nfunc f(x bool) {\n\tif x {\n\t\tuse(x)\n\t\n"
+		m := &scriptedModel{reply: "}\n\tdone(x)\n\treturn\n}\n" + strings.Repeat("// more\n", 20), gap: 5 * time.Millisecond}
+		e := speculating(m, false, false)
+		defer e.Close()
+		doc := text.New(src)
+		at := len(src) - 1
+		// Each request waits 50 ms at most: the stream is far from its end.
+		streaming := func(at int) (shown string) {
+			q := query(doc, at)
+			q.Budget = 50 * time.Millisecond
+			q.Partial = func(s string) { shown = s }
+			e.Suggest(context.Background(), q)
+			return shown
+		}
+		if s := streaming(at); s != "}" {
+			t.Fatalf("first suggestion %q; want the block's end", s)
+		}
+		doc = typeAt(e, doc, at, "}")
+		doc = typeAt(e, doc, at+1, "\n")
+		if want, shown := "\tdone(x)", streaming(at+2); !strings.HasPrefix(shown, want) {
+			t.Fatalf("next line shows %q while streaming; want it to start %q", shown, want)
+		}
+		if n := m.requests.Load(); n != 1 {
+			t.Fatalf("%d model requests, want 1", n)
+		}
+	})
+}
+
+// In a CRLF file whose model breaks lines with "\r\n" too, the line after
+// a one-line suggestion is served from the look-ahead when the user takes
+// the suggestion and breaks the line, as with "\n": no new model request.
+func TestLookAheadWithCRLF(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: " b\r\n\treturn s\r\n}\r\n", gap: 20 * time.Millisecond}
+		e := speculating(m, true, true)
+		defer e.Close()
+		src := strings.ReplaceAll(lineSrc, "\n", "\r\n")
+		end := strings.Index(src, "a +") + len("a +")
+		doc := text.New(src)
+		if s, err := e.Suggest(context.Background(), query(doc, end)); err != nil || s.Text != " b" {
+			t.Fatalf("first suggestion %+v, %v", s, err)
+		}
+		doc = typeAt(e, doc, end, " b")
+		doc = typeAt(e, doc, end+2, "\r\n")
+		s, err := e.Suggest(context.Background(), query(doc, end+4))
+		if err != nil || s.Text != "\treturn s" {
+			t.Fatalf("next line %+v, %v; want %q", s, err, "\treturn s")
+		}
+		if n := m.requests.Load(); n != 1 {
+			t.Fatalf("%d model requests, want 1", n)
+		}
+		if st := e.Stats(); st.LookAheadUsed != 1 {
+			t.Fatalf("stats %+v: want the look-ahead used", st)
 		}
 	})
 }

@@ -20,9 +20,10 @@ var (
 )
 
 // afterAccept is what add.go shows after the suggestion is taken and the
-// line broken: the fitted nextReply (the editor keeps the new line's
-// indentation; see TestSpeculationShowsWhatAFreshRequestWould).
-const afterAccept = "println(a, b)"
+// line broken: the fitted nextReply, with the model's indentation, since
+// nothing indented the new line (the changes insert only "\n"; see
+// TestSpeculationShowsWhatAFreshRequestWould).
+const afterAccept = "\tprintln(a, b)"
 
 // engineStats asks wisp/stats.
 func (e *fakeEditor) engineStats() completion.Stats {
@@ -199,8 +200,8 @@ func TestLookAheadServesTheNextLine(t *testing.T) {
 	})
 	e.change(uri, 2, 3, 9, 3, 9, " b")
 	e.change(uri, 3, 3, 11, 3, 11, "\n")
-	if got, err := e.inline(context.Background(), uri, 4, 0); err != nil || got != "return s" {
-		t.Fatalf("next line %q, %v; want %q from the look-ahead", got, err, "return s")
+	if got, err := e.inline(context.Background(), uri, 4, 0); err != nil || got != "\treturn s" {
+		t.Fatalf("next line %q, %v; want %q from the look-ahead", got, err, "\treturn s")
 	}
 	if n := rec.asked("s := a + b\n"); n != 0 {
 		t.Fatalf("the model was asked %d times at the new line, want none", n)

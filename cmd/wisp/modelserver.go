@@ -28,7 +28,7 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	maxAge := fs.Duration("max-conn-age", 0, "close WebSockets older than this, as the real service does at 60 minutes")
 	strict := fs.Bool("strict", false, "behave as the real Responses WebSocket documents: response.cancel is answered with an error and stops nothing;\n"+
 		"16 responses in flight and 32 streams per connection; connections closed at 60 minutes unless -max-conn-age says otherwise")
-	workspace := fs.String("workspace", "", "index this folder for the local engine's replies, and answer next-edit requests from its files (the \"after\" versions)")
+	workspace := fs.String("workspace", "", "answer completions with the true continuation of this folder's files (the local engine, indexing them, where the prompt is not in them), and next-edit requests from its files (the \"after\" versions)")
 	uncached := fs.Float64("uncached-ms-per-1k", 0, "prompt-cache model: milliseconds of prefill per 1,000 prompt tokens that are not a prefix of a recent prompt (0: off)")
 	cacheTTL := fs.Duration("cache-ttl", 0, "prompt-cache model: forget a prompt this long after it was last used (0: never)")
 	accuracy := fs.Float64("accuracy", 1, "share of reply lines left true; the rest diverge plausibly (seeded by --seed)")
@@ -62,8 +62,15 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	opts.Model = engine
 	if *workspace != "" {
-		opts.Backend = modelserver.Oracle{Root: *workspace, Fallback: modelserver.ScriptBackend{
-			Script: opts.Script, Fallback: modelserver.ModelBackend{Model: engine}}}
+		// Completions get the files' true continuation (a perfect model
+		// that runs on past the line), the local engine where the prompt
+		// is not in the files; next-edit requests get the oracle.
+		cont, err := modelserver.NewContinuation(*workspace, modelserver.ModelBackend{Model: engine})
+		if err != nil {
+			fmt.Fprintln(stderr, "wisp model-server:", err)
+			return 2
+		}
+		opts.Backend = modelserver.Oracle{Root: *workspace, Fallback: modelserver.ScriptBackend{Script: opts.Script, Fallback: cont}}
 	}
 	l, err := net.Listen("tcp", *listen)
 	if err != nil {

@@ -39,7 +39,8 @@ func Fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string) (
 	s = st.stripRest(s)
 	s = st.balance(s, plan.Multiline)
 	if plan.Multiline {
-		s = reindent(s, st.before, plan)
+		prev, _ := neighbours(doc, st.line)
+		s = reindent(s, st.before, leadingSpace(prev), plan)
 		if st.d.IndentBlocks {
 			s = cutDedent(s, plan.Indent)
 		}

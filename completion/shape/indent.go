@@ -6,8 +6,15 @@ import "strings"
 // style (plan.Unit) and shifts it so its first line of code sits at
 // plan.Indent, keeping the reply's relative structure. before is the
 // cursor line's text before the cursor: when it is all whitespace, the
-// reply's first line starts after that indentation.
-func reindent(s, before string, plan Plan) string {
+// reply's first line starts after that indentation. prevIndent is the
+// indentation of the nearest line of code above the cursor's.
+//
+// On a blank line, a reply that indents its own first line is kept as the
+// model wrote it when that indentation is plausible (see indentFits): the
+// model knows the line's level better than the plan's guess, since the
+// typed indentation may be partial and a closing line sits a level out.
+// Read after what is typed first; if that is too deep, as a repeat of it.
+func reindent(s, before, prevIndent string, plan Plan) string {
 	lines := strings.Split(s, "\n")
 	blank := strings.TrimSpace(before) == ""
 	// Absolute indentation of each line as the reply means it.
@@ -36,6 +43,15 @@ func reindent(s, before string, plan Plan) string {
 	want := levels(plan.Indent, plan.Unit)
 	shift := want - levels(abs[first], unit)
 	sameStyle := unit == plan.Unit
+	if lead := leadingSpace(lines[0]); first == 0 && blank && lead != "" && strings.Contains(unit, "\t") == strings.Contains(plan.Unit, "\t") {
+		switch {
+		case indentFits(before+lead, prevIndent, plan.Unit):
+			return s
+		case strings.HasPrefix(lead, before) && indentFits(lead, prevIndent, plan.Unit):
+			lines[0] = lines[0][len(before):]
+			return strings.Join(lines, "\n")
+		}
+	}
 	if sameStyle && shift == 0 {
 		if first == 0 && abs[0] != before {
 			lines[0] = strings.TrimLeft(lines[0], " \t")
@@ -55,6 +71,12 @@ func reindent(s, before string, plan Plan) string {
 		lines[i] = ind + strings.TrimLeft(lines[i], " \t")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// indentFits reports whether a line indented by indent may follow a line
+// indented by prev: whole units, at most one level deeper.
+func indentFits(indent, prev, unit string) bool {
+	return extra(indent, unit) == 0 && levels(indent, unit) <= levels(prev, unit)+1
 }
 
 // replyUnit guesses the reply's indentation unit: a tab if it indents with

@@ -22,6 +22,11 @@ type Query struct {
 	System string
 	// MaxTokens bounds the reply; 0 means unbounded.
 	MaxTokens int
+	// Stop holds the request's stop sequences, on the wires that carry
+	// them (not the Responses WebSocket, whose clients stop on their side).
+	// The server does not apply them; a backend ends its reply before the
+	// first one, as a model does.
+	Stop []string
 }
 
 // Backend produces the tokens of a reply.
@@ -70,6 +75,7 @@ func (m ModelBackend) Generate(ctx context.Context, q Query, yield func(string) 
 		Instruction: q.Instruction,
 		System:      q.System,
 		MaxTokens:   q.MaxTokens,
+		Stop:        q.Stop,
 	}
 	stopped := false
 	_, err := m.Model.Generate(ctx, req, func(delta string) {

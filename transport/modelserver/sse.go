@@ -2,6 +2,7 @@ package modelserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 )
 
@@ -15,6 +16,7 @@ type chatRequest struct {
 	Stream              bool      `json:"stream"`
 	MaxTokens           int       `json:"max_tokens"`
 	MaxCompletionTokens int       `json:"max_completion_tokens"`
+	Stop                stops     `json:"stop"`
 }
 
 // completionRequest is a /v1/completions body (and the FIM bodies that
@@ -25,6 +27,25 @@ type completionRequest struct {
 	Suffix    string          `json:"suffix"`
 	Stream    bool            `json:"stream"`
 	MaxTokens int             `json:"max_tokens"`
+	Stop      stops           `json:"stop"`
+}
+
+// stops is the OpenAI wires' stop field: one string or a list of them.
+type stops []string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *stops) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*s = stops{one}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("stop is neither a string nor a list of strings: %w", err)
+	}
+	*s = list
+	return nil
 }
 
 // chatChoice is one choice of a chat reply: Delta when streamed, Message
@@ -124,7 +145,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if limit == 0 {
 		limit = req.MaxTokens
 	}
-	s.serveGeneration(w, r, s.chatShape(req.Model), chatQuery(user, system, limit), req.Stream)
+	q := chatQuery(user, system, limit)
+	q.Stop = req.Stop
+	s.serveGeneration(w, r, s.chatShape(req.Model), q, req.Stream)
 }
 
 // promptSuffix returns a handler for the prompt-and-suffix wires:
@@ -141,7 +164,9 @@ func (s *Server) promptSuffix(shape func(model string) httpShape) http.HandlerFu
 			writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_prompt", err.Error())
 			return
 		}
-		s.serveGeneration(w, r, shape(req.Model), fimQuery(prompt, req.Suffix, req.MaxTokens), req.Stream)
+		q := fimQuery(prompt, req.Suffix, req.MaxTokens)
+		q.Stop = req.Stop
+		s.serveGeneration(w, r, shape(req.Model), q, req.Stream)
 	}
 }
 

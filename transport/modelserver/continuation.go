@@ -1,0 +1,145 @@
+package modelserver
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Continuation answers completions as a perfect model would: with the true
+// continuation of the text before the cursor, read from the full versions
+// of the files under a folder. Like a real model it does not stop at the
+// end of the cursor's line: it runs on into the lines after, until the
+// text reaches the request's suffix (fill-in-the-middle), one of its stop
+// sequences, the end of the file, or the server's bound of MaxTokens.
+//
+// The cursor is found by the end of the prompt's prefix: the shortest tail
+// of it (256 bytes or more) that occurs exactly once in the files, or, if
+// even the whole prefix occurs several times, its first occurrence. A
+// prefix that occurs nowhere (the user wrote something the files lack, or
+// a speculative prompt took a suggestion the files do not hold) and quick
+// edits go to Fallback.
+type Continuation struct {
+	files    []corpusFile // sorted by name; immutable after NewContinuation
+	fallback Backend
+}
+
+// corpusFile is one full file a Continuation reads from.
+type corpusFile struct {
+	name, text string
+}
+
+// NewContinuation reads the files under root (skipping hidden folders and
+// files over 4 MB) and returns a Continuation that hands what it cannot
+// answer to fallback; a nil fallback fails those with ErrNoReply.
+func NewContinuation(root string, fallback Backend) (*Continuation, error) {
+	c := &Continuation{fallback: fallback}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || !info.Mode().IsRegular() || info.Size() > 4<<20 {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		c.files = append(c.files, corpusFile{name: path, text: string(b)})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("continuation corpus %s: %w", root, err)
+	}
+	sort.Slice(c.files, func(i, j int) bool { return c.files[i].name < c.files[j].name })
+	return c, nil
+}
+
+// Generate implements Backend.
+func (c *Continuation) Generate(ctx context.Context, q Query, yield func(string) bool) error {
+	text, ok := c.continuation(q)
+	if !ok {
+		if c.fallback == nil {
+			return ErrNoReply
+		}
+		return c.fallback.Generate(ctx, q, yield)
+	}
+	return TextBackend(text).Generate(ctx, q, yield)
+}
+
+// minTail is the shortest prefix tail the cursor is located by.
+const minTail = 256
+
+// continuation returns the true continuation for q, bounded, and whether
+// the prefix was found.
+func (c *Continuation) continuation(q Query) (string, bool) {
+	if q.Instruction != "" || q.Prefix == "" {
+		return "", false
+	}
+	text, ok := c.locate(q.Prefix)
+	if !ok {
+		return "", false
+	}
+	// A generous bound in bytes: the server stops at MaxTokens tokens,
+	// each at most a few bytes; 4 KB when the request sets none.
+	limit := 4 << 10
+	if q.MaxTokens > 0 {
+		limit = 8 * q.MaxTokens
+	}
+	text = text[:min(len(text), limit)]
+	if head := q.Suffix[:min(len(q.Suffix), 64)]; head != "" {
+		// Fill in the middle: the text ends where the suffix begins.
+		if i := strings.Index(text, head); i >= 0 {
+			text = text[:i]
+		}
+	}
+	cut := len(text)
+	for _, s := range q.Stop {
+		if i := strings.Index(text, s); s != "" && i >= 0 && i < cut {
+			cut = i
+		}
+	}
+	return text[:cut], true
+}
+
+// locate returns what follows prefix in the files.
+func (c *Continuation) locate(prefix string) (string, bool) {
+	for n := min(len(prefix), minTail); ; n = min(2*n, len(prefix)) {
+		tail := prefix[len(prefix)-n:]
+		var first string
+		found := 0
+		for _, f := range c.files {
+			i := strings.Index(f.text, tail)
+			if i < 0 {
+				continue
+			}
+			if found == 0 {
+				first = f.text[i+n:]
+			}
+			found++
+			if strings.Contains(f.text[i+1:], tail) {
+				found++
+			}
+			if found > 1 {
+				break
+			}
+		}
+		switch {
+		case found == 0:
+			return "", false
+		case found == 1 || n == len(prefix):
+			return first, true
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package modelserver
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The continuation oracle answers with what follows the prompt in the
+// files, past the cursor's line, up to the suffix, a stop sequence or its
+// bound; a prompt the files do not hold goes to the fallback.
+func TestContinuation(t *testing.T) {
+	dir := t.TempDir()
+	file := "package p\n\n// header\nfunc f() int {\n\tx := 1\n\ty := 2\n\treturn x + y\n}\n"
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte(file), 0o644)
+	// A second file shares the tail of the prompt below but not all of it.
+	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package q\n\nfunc f() int {\n\tx := 1\n\treturn x\n}\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".git", "c.go"), []byte(file+"junk"), 0o644)
+	c, err := NewContinuation(dir, TextBackend("fallback"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := func(q Query) string {
+		var b strings.Builder
+		if err := c.Generate(context.Background(), q, func(tok string) bool { b.WriteString(tok); return true }); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	at := strings.Index(file, "\tx := 1") + len("\tx :=")
+	cases := []struct {
+		name string
+		q    Query
+		want string
+	}{
+		{"runs past the line", Query{Prefix: file[:at]}, file[at:]},
+		{"found by its tail", Query{Prefix: "// header\nfunc f() int {\n\tx :="}, file[at:]},
+		{"up to the suffix", Query{Prefix: file[:at], Suffix: "\treturn x + y\n}\n"}, " 1\n\ty := 2\n"},
+		{"up to a stop", Query{Prefix: file[:at], Stop: []string{"\n"}}, " 1"},
+		{"bounded by max tokens", Query{Prefix: file[:at], MaxTokens: 1}, file[at : at+8]},
+		{"not in the files", Query{Prefix: "func g() {\n\tz :="}, "fallback"},
+		{"a quick edit", Query{Prefix: file[:at], Instruction: "rename x"}, "fallback"},
+	}
+	for _, tc := range cases {
+		if got := gen(tc.q); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The OpenAI wires' stop field is one string or a list; either reaches
+// the query, and anything else is refused.
+func TestStopsField(t *testing.T) {
+	for body, want := range map[string][]string{`{"stop":"\n"}`: {"\n"}, `{"stop":["a","b"]}`: {"a", "b"}, `{}`: nil} {
+		var req chatRequest
+		if err := json.Unmarshal([]byte(body), &req); err != nil || !slices.Equal(req.Stop, want) {
+			t.Errorf("%s: stop %q, %v; want %q", body, req.Stop, err, want)
+		}
+	}
+	var req completionRequest
+	if err := json.Unmarshal([]byte(`{"stop":3}`), &req); err == nil {
+		t.Errorf("a numeric stop was accepted: %q", req.Stop)
+	}
+}
