@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// vscodeNextEditResult is what the next-edit driver extension
-// (testdata/vscode-nextedit-driver) saw.
+// vscodeNextEditResult is what the driver extension (testdata/vscode-driver)
+// saw in its next-edit scenario.
 type vscodeNextEditResult struct {
 	Renamed     string
 	Steps       []string // what each run of "wisp: Next Edit" returned, repeats folded
@@ -79,8 +79,8 @@ func TestVSCodeNextEdit(t *testing.T) {
 	}
 
 	wispVsix := vsix(t, repoFile(t, "vscode"), dir, true)
-	driver := filepath.Join(dir, "vscode-nextedit-driver")
-	if err := os.CopyFS(driver, os.DirFS(repoFile(t, "testdata/vscode-nextedit-driver"))); err != nil {
+	driver := filepath.Join(dir, "vscode-driver")
+	if err := os.CopyFS(driver, os.DirFS(repoFile(t, "testdata/vscode-driver"))); err != nil {
 		t.Fatal(err)
 	}
 	driverVsix := vsix(t, driver, dir, false)
@@ -92,7 +92,7 @@ func TestVSCodeNextEdit(t *testing.T) {
 
 	resultPath := filepath.Join(dir, "result.json")
 	addr := freeAddr(t)
-	env := []string{"WISP_TEST_FILE=" + file, "WISP_TEST_RESULT=" + resultPath, "WISP_TEST_RENAME=sum", "WISP_TEST_NOTE=" + note}
+	env := []string{"WISP_TEST_SCENARIO=nextedit", "WISP_TEST_FILE=" + file, "WISP_TEST_RESULT=" + resultPath, "WISP_TEST_RENAME=sum", "WISP_TEST_NOTE=" + note}
 	env = append(env, wispLogEnv(t, dir)...)
 	startProcess(t, "code-server", dir, env, "node", append(base, "--bind-addr", addr, folder)...)
 	waitFor(t, 30*time.Second, "code-server listens", func() (bool, string) {

@@ -36,7 +36,8 @@ func run(t *testing.T, dir, name string, args ...string) {
 	}
 }
 
-// vscodeResult is what the driver extension (testdata/vscode-driver) saw.
+// vscodeResult is what the driver extension (testdata/vscode-driver) saw in
+// its inline scenario.
 type vscodeResult struct {
 	Typed, Completed, Edited string
 	QuickEditReturned        any
@@ -131,7 +132,7 @@ func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 
 	resultPath := filepath.Join(dir, "result.json")
 	addr := freeAddr(t)
-	env := []string{"WISP_TEST_FILE=" + file, "WISP_TEST_RESULT=" + resultPath,
+	env := []string{"WISP_TEST_SCENARIO=inline", "WISP_TEST_FILE=" + file, "WISP_TEST_RESULT=" + resultPath,
 		"WISP_TEST_INSTRUCTION=" + renameToGreet.InstructionContains}
 	startProcess(t, "code-server", dir, env, "node", append(base, "--bind-addr", addr, folder)...)
 	waitFor(t, 30*time.Second, "code-server listens", func() (bool, string) {
