@@ -6,11 +6,12 @@
 //      suggestion is shown) until it jumps to the suggestion, noting where
 //      the cursor went and what each run returned;
 //   3. runs it again, which must apply the suggestion, and notes the text;
-//   4. opens $WISP_TEST_NOTE, types " //" at the end of line 4 and commits
+//   4. opens $WISP_TEST_NOTE (a file next to $WISP_TEST_FILE), types " //" at the end of line 4 and commits
 //      the ghost text VS Code shows there: the model offers none, so what
 //      is committed is the suggested edit, offered at the cursor as an
 //      inline completion item.
 const vscode = require("vscode");
+const path = require("path");
 const { until } = require("./wait");
 
 async function drive(result, doc, editor) {
@@ -35,7 +36,7 @@ async function drive(result, doc, editor) {
   result.applied = doc.getText();
   result.cursor = [editor.selection.active.line, editor.selection.active.character];
 
-  const note = await vscode.workspace.openTextDocument(vscode.Uri.file(process.env.WISP_TEST_NOTE));
+  const note = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(path.dirname(process.env.WISP_TEST_FILE), process.env.WISP_TEST_NOTE)));
   const noteEditor = await vscode.window.showTextDocument(note);
   const end4 = note.lineAt(3).range.end;
   noteEditor.selection = new vscode.Selection(end4, end4);
