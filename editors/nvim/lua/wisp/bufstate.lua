@@ -1,6 +1,8 @@
 -- Per-buffer state of the plugin's features (ghost text, next edits): its
--- making when wisp attaches to a buffer, and its teardown when the buffer
--- goes.
+-- making when wisp attaches to a buffer, its teardown when the buffer goes,
+-- and the cancelling of the request it has in flight.
+local lsp = require("wisp.lsp")
+
 local M = {}
 
 -- attach gives bufnr an entry in state, { client_id, timer } with timer a
@@ -30,6 +32,19 @@ function M.attach(state, bufnr, client_id, prefix, clear)
     end,
   })
   return group
+end
+
+-- cancel cancels the request the entry st has in flight (st.request_id),
+-- if any, and forgets it.
+function M.cancel(st)
+  if st.request_id == nil then
+    return
+  end
+  local client = vim.lsp.get_client_by_id(st.client_id)
+  if client ~= nil then
+    lsp.cancel(client, st.request_id)
+  end
+  st.request_id = nil
 end
 
 return M

@@ -74,13 +74,7 @@ function M.clear(bufnr)
   if st == nil then
     return
   end
-  if st.request_id ~= nil then
-    local client = vim.lsp.get_client_by_id(st.client_id)
-    if client ~= nil then
-      lsp.cancel(client, st.request_id)
-    end
-    st.request_id = nil
-  end
+  bufstate.cancel(st)
   st.shown = nil
   if vim.api.nvim_buf_is_valid(bufnr) then
     vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
