@@ -58,13 +58,7 @@ func TestEmacsLspModeInlineCompletion(t *testing.T) {
 		return strings.Contains(screen, "L4"), screen
 	})
 
-	s.text("hello")
-	shown := s.waitScreen(20*time.Second, "hello_world()")
-	t.Logf("keystroke → ghost text on screen: %.0f ms (model: %v to the first token, %v each way; screen read by tmux capture-pane)",
-		float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
-	if line := screenLine(s.screen(true), "_world()"); !strings.Contains(line, "hello\x1b[") {
-		t.Errorf("the ghost text is drawn like the code before it: %q", line)
-	}
+	s.typeHelloForGhost()
 
 	// The model goes down: 20 keys, each asking wisp, tell the user once
 	// (the echo area and the mode line), and print no request errors.

@@ -24,13 +24,7 @@ func TestNeovim012InTmux(t *testing.T) {
 
 	// README step 3: type in insert mode; ghost text appears; Tab accepts.
 	s.keys("4G", "A")
-	s.text("hello")
-	shown := s.waitScreen(20*time.Second, "hello_world()")
-	t.Logf("keystroke → ghost text on screen: %.0f ms (model: %v to the first token, %v each way; screen read by tmux capture-pane)",
-		float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
-	if line := screenLine(s.screen(true), "_world()"); !strings.Contains(line, "hello\x1b[") {
-		t.Errorf("the ghost text is drawn like the code before it: %q", line)
-	}
+	s.typeHelloForGhost()
 	if data, _ := os.ReadFile(file); strings.Contains(string(data), "_world") {
 		t.Fatal("the ghost text reached the file before it was accepted")
 	}

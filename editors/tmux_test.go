@@ -131,6 +131,21 @@ func (s *tmuxSession) waitScreen(timeout time.Duration, want string) time.Durati
 	}
 }
 
+// typeHelloForGhost types "hello" where the cursor is, waits for the ghost
+// text "_world()" after it (a model server with completeHello and the
+// measured pace), logs how long that took, and checks that the ghost text
+// is drawn in a colour of its own.
+func (s *tmuxSession) typeHelloForGhost() {
+	s.t.Helper()
+	s.text("hello")
+	shown := s.waitScreen(20*time.Second, "hello_world()")
+	s.t.Logf("keystroke → ghost text on screen: %.0f ms (model: %v to the first token, %v each way; screen read by tmux capture-pane)",
+		float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
+	if line := screenLine(s.screen(true), "_world()"); !strings.Contains(line, "hello\x1b[") {
+		s.t.Errorf("the ghost text is drawn like the code before it: %q", line)
+	}
+}
+
 // waitQuit waits until the editor has quit (its tmux session is gone);
 // what names the editor in the failure.
 func (s *tmuxSession) waitQuit(what string) {
