@@ -46,44 +46,10 @@ func readmeElisp(t *testing.T) string {
 // terminal, init.el as the README writes it, a Go file opened with `emacs
 // main.go`; typing "hello" must bring ghost text by itself.
 func TestEmacsLspModeInlineCompletion(t *testing.T) {
-	src := filepath.Join(editorsDir(), "emacs-lsp-mode", "usr", "share", "emacs", "site-lisp", "elpa-src")
-	requireFiles(t, "Emacs 28 with lsp-mode 10 and go-mode", "/usr/bin/emacs", "/usr/bin/tmux",
-		filepath.Join(src, "lsp-mode-10.0.0"), filepath.Join(src, "f-0.21.0"),
-		"/usr/share/emacs/site-lisp/elpa/go-mode-1.6.0")
+	requireEmacsLspMode(t)
 	ms := startModelServer(t, []reply{completeHello}, measured)
 
-	dir := t.TempDir()
-	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
-	if err := os.MkdirAll(filepath.Join(home, ".emacs.d"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(home, ".emacs.d", "init.el"), []byte(readmeElisp(t)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// Not a set-up step: Emacs 28 compiles every Lisp file it loads to
-	// native code in the background the first time, for minutes of CPU
-	// that would make the figure below about this machine, not about wisp.
-	early := "(setq native-comp-deferred-compilation nil)\n"
-	if err := os.WriteFile(filepath.Join(home, ".emacs.d", "early-init.el"), []byte(early), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(proj, "main.go"), []byte(goSource), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := append([]string{
-		"HOME=" + home,
-		"TERM=xterm-256color",
-		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
-	}, ms.env()...)
-	env = append(env, wispLogEnv(t, dir)...)
-	s := startTmux(t, proj, env, "emacs", "main.go")
-	waitFor(t, 60*time.Second, "lsp-mode runs wisp (LSP[wisp…] in the mode line)", func() (bool, string) {
-		screen := s.screen(false)
-		return strings.Contains(screen, "LSP[wisp"), screen
-	})
+	s, _ := startEmacsTmux(t, ms, "", "main.go", goSource)
 	// Only the Go buffer on screen (Emacs may show a *Warnings* window),
 	// then the end of line 4, the empty line inside main.
 	s.keys("C-x", "1", "M-g", "g", "4", "Enter", "C-e")
@@ -92,13 +58,7 @@ func TestEmacsLspModeInlineCompletion(t *testing.T) {
 		return strings.Contains(screen, "L4"), screen
 	})
 
-	s.text("hello")
-	shown := s.waitScreen(20*time.Second, "hello_world()")
-	t.Logf("keystroke → ghost text on screen: %.0f ms (model: %v to the first token, %v each way; screen read by tmux capture-pane)",
-		float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
-	if line := screenLine(s.screen(true), "_world()"); !strings.Contains(line, "hello\x1b[") {
-		t.Errorf("the ghost text is drawn like the code before it: %q", line)
-	}
+	s.typeHelloForGhost()
 
 	// The model goes down: 20 keys, each asking wisp, tell the user once
 	// (the echo area and the mode line), and print no request errors.
@@ -146,6 +106,53 @@ func TestEmacsLspModeInlineCompletion(t *testing.T) {
 	if n := emacsCount(t, s, "model is back"); n != 1 {
 		t.Errorf("wisp said %d times that the model is back, want 1", n)
 	}
+}
+
+// requireEmacsLspMode skips the test unless Emacs 28, lsp-mode 10, go-mode
+// and tmux are installed.
+func requireEmacsLspMode(t *testing.T) {
+	t.Helper()
+	src := filepath.Join(editorsDir(), "emacs-lsp-mode", "usr", "share", "emacs", "site-lisp", "elpa-src")
+	requireFiles(t, "Emacs 28 with lsp-mode 10 and go-mode", "/usr/bin/emacs", "/usr/bin/tmux",
+		filepath.Join(src, "lsp-mode-10.0.0"), filepath.Join(src, "f-0.21.0"),
+		"/usr/share/emacs/site-lisp/elpa/go-mode-1.6.0")
+}
+
+// startEmacsTmux follows editors/README.md's Emacs steps as a person does:
+// the README's init.el followed by extraInit (more Emacs Lisp, or ""),
+// name written with content in a project folder, `emacs name` in tmux with
+// the model server ms as the model. It returns once lsp-mode runs wisp,
+// with the file's path.
+func startEmacsTmux(t *testing.T, ms *modelServer, extraInit, name, content string) (*tmuxSession, string) {
+	t.Helper()
+	dir := t.TempDir()
+	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
+	for _, d := range []string{filepath.Join(home, ".emacs.d"), proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, ".emacs.d", "init.el"), []byte(readmeElisp(t)+extraInit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Not a set-up step: Emacs 28 compiles every Lisp file it loads to
+	// native code in the background the first time, for minutes of CPU
+	// that would make the figures the tests log about this machine, not
+	// about wisp.
+	early := "(setq native-comp-deferred-compilation nil)\n"
+	if err := os.WriteFile(filepath.Join(home, ".emacs.d", "early-init.el"), []byte(early), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(proj, name)
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startTmux(t, proj, append(terminalEnv(t, home, dir), ms.env()...), "emacs", name)
+	waitFor(t, 60*time.Second, "lsp-mode runs wisp (LSP[wisp…] in the mode line)", func() (bool, string) {
+		screen := s.screen(false)
+		return strings.Contains(screen, "LSP[wisp"), screen
+	})
+	return s, file
 }
 
 // emacsCount evaluates, in the Emacs of s, how many lines of *Messages*

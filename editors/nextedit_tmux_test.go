@@ -1,9 +1,7 @@
 package editors
 
 import (
-	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,45 +19,8 @@ func TestNeovim012NextEditInTmux(t *testing.T) {
 	requireFiles(t, "tmux", "/usr/bin/tmux")
 	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed}, []reply{completeHello})
 
-	dir := t.TempDir()
-	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
-	config := filepath.Join(home, ".config", "nvim")
-	for _, d := range []string{config, proj} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// README steps 1 and 2, with the model server as the model and next
-	// edits on as the README's Neovim section says.
-	initLua := fmt.Sprintf(`vim.opt.rtp:append([==[%s]==])
-require("wisp").setup{ init_options = { model = { provider = "openai-ws", endpoint = [==[%s]==], model = "test" }, nextEdit = { enabled = true } } }
-`, repoFile(t, "nvim"), ms.endpoint())
-	if err := os.WriteFile(filepath.Join(config, "init.lua"), []byte(initLua), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(proj, "calc.go")
-	if err := os.WriteFile(file, []byte(meanGo), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{
-		"HOME=" + home,
-		"TERM=xterm-256color",
-		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
-	}
-	env = append(env, wispLogEnv(t, dir)...)
-	s := startTmux(t, proj, env, bin, "calc.go")
-	deadline := time.Now().Add(30 * time.Second)
-	for up := false; !up; {
-		if time.Now().After(deadline) {
-			t.Fatalf("wisp never came up in Neovim:\n%s", s.screen(false))
-		}
-		s.keys("Escape")
-		s.text(`:lua print(((vim.lsp.get_clients({ name = "wisp" })[1] or {}).initialized and "wisp" or "not") .. "-up")`)
-		s.keys("Enter")
-		for wait := time.Now().Add(time.Second); !up && time.Now().Before(wait); {
-			up = strings.Contains(s.screen(false), "wisp-up")
-		}
-	}
+	// With next edits on, as the README's Neovim section says.
+	s, file := startNvimTmux(t, bin, ms, "nextEdit = { enabled = true }", "calc.go", meanGo)
 
 	// Line 5 is "\ttotal := 0.0": the screen shows tabs as 8 spaces.
 	s.text("5G^ciwsum")
@@ -97,8 +58,5 @@ require("wisp").setup{ init_options = { model = { provider = "openai-ws", endpoi
 	})
 	s.text(":qa")
 	s.keys("Enter")
-	waitFor(t, 10*time.Second, "Neovim quits", func() (bool, string) {
-		out, err := s.run("has-session", "-t", "editor")
-		return err != nil, out
-	})
+	s.waitQuit("Neovim")
 }

@@ -2,16 +2,13 @@ package editors
 
 import (
 	"encoding/json"
-	"net"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
-// vscodeNextEditResult is what the next-edit driver extension
-// (testdata/vscode-nextedit-driver) saw.
+// vscodeNextEditResult is what the driver extension (testdata/vscode-driver)
+// saw in its next-edit scenario.
 type vscodeNextEditResult struct {
 	Renamed     string
 	Steps       []string // what each run of "wisp: Next Edit" returned, repeats folded
@@ -30,91 +27,21 @@ type vscodeNextEditResult struct {
 // at the cursor (the rest of a comment) must come as ghost text that VS
 // Code commits, with the model offering no ghost text of its own there.
 func TestVSCodeNextEdit(t *testing.T) {
-	server := filepath.Join(editorsDir(), "code-server", "out", "node", "entry.js")
-	requireFiles(t, "code-server 4.100.3 (VS Code 1.100.3)", server, chromium,
-		repoFile(t, "vscode/node_modules/.bin/vsce"))
+	requireCodeServer(t)
 	checkNextEditKeys(t)
 	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed, "note.go": noteDone},
 		[]reply{{PrefixEndsWith: "//", Text: ""}})
 
-	dir := t.TempDir()
-	ud, exts, folder := filepath.Join(dir, "ud"), filepath.Join(dir, "ext"), filepath.Join(dir, "work")
-	file := filepath.Join(folder, "calc.go")
-	for _, d := range []string{filepath.Join(ud, "User"), filepath.Join(ud, "Machine"), exts, folder} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(file, []byte(meanGo), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	note := filepath.Join(folder, "note.go")
-	if err := os.WriteFile(note, []byte(noteGo), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	settings, err := json.Marshal(map[string]any{
-		"wisp.path":                        wispBinary(t),
-		"wisp.provider":                    "openai-ws",
-		"wisp.endpoint":                    ms.endpoint(),
-		"wisp.model":                       "test",
-		"wisp.nextEdit.enabled":            true,
-		"wisp.nextEdit.minPause":           100,
-		"editor.quickSuggestions":          map[string]any{"other": false, "comments": false, "strings": false},
-		"workbench.startupEditor":          "none",
-		"security.workspace.trust.enabled": false,
-		"extensions.autoCheckUpdates":      false,
-		"extensions.autoUpdate":            false,
-		"files.hotExit":                    "off",
-		"telemetry.telemetryLevel":         "off",
-		"update.mode":                      "none",
-		"git.enabled":                      false,
+	cs := startCodeServer(t, ms, codeServerSetup{
+		scenario: "nextedit",
+		files:    map[string]string{"calc.go": meanGo, "note.go": noteGo},
+		file:     "calc.go",
+		settings: map[string]any{"wisp.nextEdit.enabled": true, "wisp.nextEdit.minPause": 100},
+		env:      []string{"WISP_TEST_RENAME=sum", "WISP_TEST_NOTE=note.go"},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{filepath.Join(ud, "User", "settings.json"), filepath.Join(ud, "Machine", "settings.json")} {
-		if err := os.WriteFile(f, settings, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-
-	wispVsix := vsix(t, repoFile(t, "vscode"), dir, true)
-	driver := filepath.Join(dir, "vscode-nextedit-driver")
-	if err := os.CopyFS(driver, os.DirFS(repoFile(t, "testdata/vscode-nextedit-driver"))); err != nil {
-		t.Fatal(err)
-	}
-	driverVsix := vsix(t, driver, dir, false)
-	base := []string{server, "--auth", "none", "--disable-telemetry", "--disable-update-check",
-		"--disable-workspace-trust", "--user-data-dir", ud, "--extensions-dir", exts}
-	for _, v := range []string{wispVsix, driverVsix} {
-		run(t, dir, "node", append(base, "--install-extension", v)...)
-	}
-
-	resultPath := filepath.Join(dir, "result.json")
-	addr := freeAddr(t)
-	env := []string{"WISP_TEST_FILE=" + file, "WISP_TEST_RESULT=" + resultPath, "WISP_TEST_RENAME=sum", "WISP_TEST_NOTE=" + note}
-	env = append(env, wispLogEnv(t, dir)...)
-	startProcess(t, "code-server", dir, env, "node", append(base, "--bind-addr", addr, folder)...)
-	waitFor(t, 30*time.Second, "code-server listens", func() (bool, string) {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err != nil {
-			return false, err.Error()
-		}
-		c.Close()
-		return true, ""
-	})
-	startProcess(t, "chromium", dir, nil, chromium, "--no-sandbox", "--disable-gpu", "--log-level=3",
-		"--user-data-dir="+filepath.Join(dir, "chromium"), "--remote-debugging-port=0",
-		"http://"+addr+"/?folder="+folder)
 
 	var res vscodeNextEditResult
-	waitFor(t, 90*time.Second, "the driver extension writes its result", func() (bool, string) {
-		data, err := os.ReadFile(resultPath)
-		if err != nil {
-			return false, err.Error()
-		}
-		return json.Unmarshal(data, &res) == nil, string(data)
-	})
+	cs.waitResult(t, &res, nil)
 	if res.Error != "" && res.Applied == meanRenamed {
 		t.Errorf("after the rename: %s", res.Error)
 	} else if res.Error != "" {

@@ -20,55 +20,11 @@ func TestNeovim012InTmux(t *testing.T) {
 	requireFiles(t, "tmux", "/usr/bin/tmux")
 	ms := startModelServer(t, []reply{completeHello}, measured)
 
-	dir := t.TempDir()
-	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
-	config := filepath.Join(home, ".config", "nvim")
-	for _, d := range []string{config, proj} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// README steps 1 and 2, with the model server as the model.
-	initLua := fmt.Sprintf(`vim.opt.rtp:append([==[%s]==])
-require("wisp").setup{ init_options = { model = { provider = "openai-ws", endpoint = [==[%s]==], model = "test" } } }
-`, repoFile(t, "nvim"), ms.endpoint())
-	if err := os.WriteFile(filepath.Join(config, "init.lua"), []byte(initLua), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(proj, "main.go")
-	if err := os.WriteFile(file, []byte(goSource), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{
-		"HOME=" + home,
-		"TERM=xterm-256color",
-		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
-	}
-	env = append(env, wispLogEnv(t, dir)...)
-	s := startTmux(t, proj, env, bin, "main.go")
-	// Ready when Neovim says its wisp client is initialized.
-	deadline := time.Now().Add(30 * time.Second)
-	for up := false; !up; {
-		if time.Now().After(deadline) {
-			t.Fatalf("wisp never came up in Neovim:\n%s", s.screen(false))
-		}
-		s.keys("Escape")
-		s.text(`:lua print(((vim.lsp.get_clients({ name = "wisp" })[1] or {}).initialized and "wisp" or "not") .. "-up")`)
-		s.keys("Enter")
-		for wait := time.Now().Add(time.Second); !up && time.Now().Before(wait); {
-			up = strings.Contains(s.screen(false), "wisp-up")
-		}
-	}
+	s, file := startNvimTmux(t, bin, ms, "", "main.go", goSource)
 
 	// README step 3: type in insert mode; ghost text appears; Tab accepts.
 	s.keys("4G", "A")
-	s.text("hello")
-	shown := s.waitScreen(20*time.Second, "hello_world()")
-	t.Logf("keystroke → ghost text on screen: %.0f ms (model: %v to the first token, %v each way; screen read by tmux capture-pane)",
-		float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
-	if line := screenLine(s.screen(true), "_world()"); !strings.Contains(line, "hello\x1b[") {
-		t.Errorf("the ghost text is drawn like the code before it: %q", line)
-	}
+	s.typeHelloForGhost()
 	if data, _ := os.ReadFile(file); strings.Contains(string(data), "_world") {
 		t.Fatal("the ghost text reached the file before it was accepted")
 	}
@@ -92,8 +48,52 @@ require("wisp").setup{ init_options = { model = { provider = "openai-ws", endpoi
 	// before the test removes it.
 	s.text(":qa")
 	s.keys("Enter")
-	waitFor(t, 10*time.Second, "Neovim quits", func() (bool, string) {
-		out, err := s.run("has-session", "-t", "editor")
-		return err != nil, out
-	})
+	s.waitQuit("Neovim")
+}
+
+// startNvimTmux follows editors/README.md's Neovim steps 1 and 2 as a
+// person does: an init.lua that puts the plugin on the runtime path and
+// calls setup with the model server ms as the model, plus initOptions
+// (more init_options fields in Lua, or ""); name written with content in a
+// project folder; `nvim name` with Neovim bin in tmux. It returns once
+// Neovim says its wisp client is initialized, with the file's path. Tests
+// end by quitting Neovim (:qa, then waitQuit).
+func startNvimTmux(t *testing.T, bin string, ms *modelServer, initOptions, name, content string) (*tmuxSession, string) {
+	t.Helper()
+	dir := t.TempDir()
+	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
+	config := filepath.Join(home, ".config", "nvim")
+	for _, d := range []string{config, proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if initOptions != "" {
+		initOptions = ", " + initOptions
+	}
+	initLua := fmt.Sprintf(`vim.opt.rtp:append([==[%s]==])
+require("wisp").setup{ init_options = { model = { provider = "openai-ws", endpoint = [==[%s]==], model = "test" }%s } }
+`, repoFile(t, "nvim"), ms.endpoint(), initOptions)
+	if err := os.WriteFile(filepath.Join(config, "init.lua"), []byte(initLua), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(proj, name)
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startTmux(t, proj, terminalEnv(t, home, dir), bin, name)
+	// Ready when Neovim says its wisp client is initialized.
+	deadline := time.Now().Add(30 * time.Second)
+	for up := false; !up; {
+		if time.Now().After(deadline) {
+			t.Fatalf("wisp never came up in Neovim:\n%s", s.screen(false))
+		}
+		s.keys("Escape")
+		s.text(`:lua print(((vim.lsp.get_clients({ name = "wisp" })[1] or {}).initialized and "wisp" or "not") .. "-up")`)
+		s.keys("Enter")
+		for wait := time.Now().Add(time.Second); !up && time.Now().Before(wait); {
+			up = strings.Contains(s.screen(false), "wisp-up")
+		}
+	}
+	return s, file
 }

@@ -44,6 +44,19 @@ func startTmux(t *testing.T, dir string, env []string, argv ...string) *tmuxSess
 	return s
 }
 
+// terminalEnv is the environment of an editor a person starts in a
+// terminal: home as HOME, a colour terminal, the wisp under test first on
+// PATH, and wisp logging into dir (shown if the test fails).
+func terminalEnv(t *testing.T, home, dir string) []string {
+	t.Helper()
+	env := []string{
+		"HOME=" + home,
+		"TERM=xterm-256color",
+		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
+	}
+	return append(env, wispLogEnv(t, dir)...)
+}
+
 // sessionAlive reports whether a process of session sid (the pane's
 // process, which tmux made a session leader) is still running.
 func sessionAlive(sid int) bool {
@@ -116,6 +129,31 @@ func (s *tmuxSession) waitScreen(timeout time.Duration, want string) time.Durati
 			s.t.Fatalf("the screen never showed %q; last seen:\n%s", want, screen)
 		}
 	}
+}
+
+// typeHelloForGhost types "hello" where the cursor is, waits for the ghost
+// text "_world()" after it (a model server with completeHello and the
+// measured pace), logs how long that took, and checks that the ghost text
+// is drawn in a colour of its own.
+func (s *tmuxSession) typeHelloForGhost() {
+	s.t.Helper()
+	s.text("hello")
+	shown := s.waitScreen(20*time.Second, "hello_world()")
+	s.t.Logf("keystroke → ghost text on screen: %.0f ms (model: %v to the first token, %v each way; screen read by tmux capture-pane)",
+		float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
+	if line := screenLine(s.screen(true), "_world()"); !strings.Contains(line, "hello\x1b[") {
+		s.t.Errorf("the ghost text is drawn like the code before it: %q", line)
+	}
+}
+
+// waitQuit waits until the editor has quit (its tmux session is gone);
+// what names the editor in the failure.
+func (s *tmuxSession) waitQuit(what string) {
+	s.t.Helper()
+	waitFor(s.t, 10*time.Second, what+" quits", func() (bool, string) {
+		out, err := s.run("has-session", "-t", "editor")
+		return err != nil, out
+	})
 }
 
 // screenLine returns the screen line (0-based) that contains want, or "".

@@ -1,42 +1,15 @@
 package editors
 
 import (
-	"encoding/json"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-const chromium = "/usr/lib/chromium/chromium-headless-shell"
-
-// vsix packages the extension folder src (compiling TypeScript first when
-// compile is set) into dir with the vsce from ./vscode/node_modules.
-func vsix(t *testing.T, src, dir string, compile bool) string {
-	t.Helper()
-	tools := repoFile(t, "vscode/node_modules/.bin")
-	if compile {
-		run(t, src, filepath.Join(tools, "tsc"), "-p", ".")
-	}
-	out := filepath.Join(dir, filepath.Base(src)+".vsix")
-	run(t, src, filepath.Join(tools, "vsce"), "package", "--allow-missing-repository", "--skip-license", "-o", out)
-	return out
-}
-
-func run(t *testing.T, dir, name string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
-	}
-}
-
-// vscodeResult is what the driver extension (testdata/vscode-driver) saw.
+// vscodeResult is what the driver extension (testdata/vscode-driver) saw in
+// its inline scenario.
 type vscodeResult struct {
 	Typed, Completed, Edited string
 	QuickEditReturned        any
@@ -66,92 +39,32 @@ const watchScreen = `((whole) => {
 })(%q)`
 
 func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
-	server := filepath.Join(editorsDir(), "code-server", "out", "node", "entry.js")
-	requireFiles(t, "code-server 4.100.3 (VS Code 1.100.3)", server, chromium,
-		repoFile(t, "vscode/node_modules/.bin/vsce"))
+	requireCodeServer(t)
 	// Slow enough after the first token that VS Code's ghost text grows.
 	long := longHello
 	streamed := pace{rate: 25, ttft: measured.ttft, delay: measured.delay}
 	ms := startModelServer(t, []reply{long, renameToGreet}, streamed)
 
-	dir := t.TempDir()
-	ud, exts, folder := filepath.Join(dir, "ud"), filepath.Join(dir, "ext"), filepath.Join(dir, "work")
-	file := filepath.Join(folder, "main.go")
-	for _, d := range []string{filepath.Join(ud, "User"), filepath.Join(ud, "Machine"), exts, folder} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(file, []byte(goSource), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	settings, err := json.Marshal(map[string]any{
-		"wisp.path":                                        wispBinary(t),
-		"wisp.provider":                                    "openai-ws",
-		"wisp.endpoint":                                    ms.endpoint(),
-		"wisp.model":                                       "test",
-		"editor.inlineSuggest.enabled":                     true,
-		"editor.quickSuggestions":                          map[string]any{"other": false, "comments": false, "strings": false},
-		"workbench.startupEditor":                          "none",
-		"security.workspace.trust.enabled":                 false,
-		"extensions.autoCheckUpdates":                      false,
-		"extensions.autoUpdate":                            false,
-		"files.hotExit":                                    "off",
-		"workbench.enableExperiments":                      false,
-		"telemetry.telemetryLevel":                         "off",
-		"chat.commandCenter.enabled":                       false,
-		"workbench.tips.enabled":                           false,
-		"update.mode":                                      "none",
-		"git.enabled":                                      false,
-		"extensions.ignoreRecommendations":                 true,
-		"workbench.welcomePage.walkthroughs.openOnInstall": false,
+	cs := startCodeServer(t, ms, codeServerSetup{
+		scenario: "inline",
+		files:    map[string]string{"main.go": goSource},
+		file:     "main.go",
+		settings: map[string]any{
+			"editor.inlineSuggest.enabled":                     true,
+			"workbench.enableExperiments":                      false,
+			"chat.commandCenter.enabled":                       false,
+			"workbench.tips.enabled":                           false,
+			"extensions.ignoreRecommendations":                 true,
+			"workbench.welcomePage.walkthroughs.openOnInstall": false,
+		},
+		env: []string{"WISP_TEST_INSTRUCTION=" + renameToGreet.InstructionContains},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Machine-scoped settings live in the remote machine's settings too.
-	for _, f := range []string{filepath.Join(ud, "User", "settings.json"), filepath.Join(ud, "Machine", "settings.json")} {
-		if err := os.WriteFile(f, settings, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-
-	wispVsix := vsix(t, repoFile(t, "vscode"), dir, true)
-	driver := filepath.Join(dir, "vscode-driver")
-	if err := os.CopyFS(driver, os.DirFS(repoFile(t, "testdata/vscode-driver"))); err != nil {
-		t.Fatal(err)
-	}
-	driverVsix := vsix(t, driver, dir, false)
-
-	base := []string{server, "--auth", "none", "--disable-telemetry", "--disable-update-check",
-		"--disable-workspace-trust", "--user-data-dir", ud, "--extensions-dir", exts}
-	for _, v := range []string{wispVsix, driverVsix} {
-		run(t, dir, "node", append(base, "--install-extension", v)...)
-	}
-
-	resultPath := filepath.Join(dir, "result.json")
-	addr := freeAddr(t)
-	env := []string{"WISP_TEST_FILE=" + file, "WISP_TEST_RESULT=" + resultPath,
-		"WISP_TEST_INSTRUCTION=" + renameToGreet.InstructionContains}
-	startProcess(t, "code-server", dir, env, "node", append(base, "--bind-addr", addr, folder)...)
-	waitFor(t, 30*time.Second, "code-server listens", func() (bool, string) {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err != nil {
-			return false, err.Error()
-		}
-		c.Close()
-		return true, ""
-	})
-	chromiumDir := filepath.Join(dir, "chromium")
-	startProcess(t, "chromium", dir, nil, chromium, "--no-sandbox", "--disable-gpu", "--log-level=3",
-		"--user-data-dir="+chromiumDir, "--remote-debugging-port=0",
-		"http://"+addr+"/?folder="+folder)
 
 	// Once the driver has opened the file, watch the page's DOM and type as
 	// a person does.
-	page := connectDevtools(t, chromiumDir, addr)
+	page := connectDevtools(t, cs.chromiumDir, cs.addr)
 	waitFor(t, 90*time.Second, "the driver opens the file", func() (bool, string) {
-		_, err := os.Stat(resultPath + ".opened")
+		_, err := os.Stat(cs.result + ".opened")
 		return err == nil, fmt.Sprint(err)
 	})
 	if err := page.eval(fmt.Sprintf(watchScreen, long.Text), nil); err != nil {
@@ -177,22 +90,18 @@ func TestVSCodeInlineCompletionAndQuickEdit(t *testing.T) {
 		err := page.eval(`window.__wispScreen`, &screen)
 		return err == nil && screen.Typed != 0, fmt.Sprint(screen, err)
 	})
-	if err := os.WriteFile(resultPath+".typed", nil, 0o644); err != nil {
+	if err := os.WriteFile(cs.result+".typed", nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 
+	// While waiting, tell the driver once the whole suggestion is on screen.
 	var res vscodeResult
-	waitFor(t, 90*time.Second, "the driver extension writes its result", func() (bool, string) {
+	cs.waitResult(t, &res, func() {
 		if screen.Whole == 0 {
 			if err := page.eval(`window.__wispScreen`, &screen); err == nil && screen.Whole != 0 {
-				os.WriteFile(resultPath+".ghost", nil, 0o644)
+				os.WriteFile(cs.result+".ghost", nil, 0o644)
 			}
 		}
-		data, err := os.ReadFile(resultPath)
-		if err != nil {
-			return false, err.Error()
-		}
-		return json.Unmarshal(data, &res) == nil, string(data)
 	})
 	if res.Error != "" {
 		t.Fatalf("driver: %s (line 4 typed %q, after commit %q)", res.Error, res.Typed, res.Completed)

@@ -1,83 +1,33 @@
-// Drives the wisp extension the way a user would, then writes what the
-// editor holds to $WISP_TEST_RESULT as JSON:
-//   1. opens $WISP_TEST_FILE and writes $WISP_TEST_RESULT.opened; the
-//      test then goes to the end of line 4 and types "hello" into the page
-//      with real key events, watches the DOM for the ghost text VS
-//      Code asks for by itself, and writes $WISP_TEST_RESULT.typed and,
-//      once the whole suggestion is on screen, $WISP_TEST_RESULT.ghost; the
-//      driver then commits the ghost text (if none came, it triggers
-//      inline suggestions explicitly);
-//   2. selects lines 3-5 and runs "wisp: Quick Edit" with an instruction.
+// Drives the wisp extension the way a user would, as the scenario
+// $WISP_TEST_SCENARIO says (inline.js or nextedit.js, each describing its
+// steps), then writes what it saw to $WISP_TEST_RESULT as JSON, with any
+// failure in its "error" field.
 const vscode = require("vscode");
 const fs = require("fs");
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const scenarios = {
+  inline: require("./inline"),
+  nextedit: require("./nextedit"),
+};
 
-async function until(what, deadlineMs, cond) {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    if (await cond()) {
-      return true;
-    }
-    if (Date.now() > end) {
-      throw new Error(`timed out: ${what}`);
-    }
-    await sleep(100);
-  }
-}
-
+// drive activates wisp, opens $WISP_TEST_FILE in an editor and hands both
+// to the scenario.
 async function drive(result) {
+  const name = process.env.WISP_TEST_SCENARIO;
+  const scenario = scenarios[name];
+  if (scenario === undefined) {
+    throw new Error(`WISP_TEST_SCENARIO is ${JSON.stringify(name)}, want one of ${Object.keys(scenarios).join(", ")}`);
+  }
   const wisp = vscode.extensions.getExtension("wisp-lsp.wisp");
   if (wisp === undefined) {
     throw new Error("the wisp extension is not installed");
   }
+  // Activation ends once wisp's language client is running, so the
+  // document opens in wisp before any edit to it reaches wisp as an edit.
   await wisp.activate();
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(process.env.WISP_TEST_FILE));
   const editor = await vscode.window.showTextDocument(doc);
-  const line = 3;
-  // VS Code creates an editor's inline-suggestion controller when the
-  // browser is first idle after opening it (or when a command needs it):
-  // keys typed before that get no ghost text, where a person's would.
-  // Ask once, as a person who opened a file a moment ago would be ready.
-  await vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
-  await sleep(1000);
-  const signal = process.env.WISP_TEST_RESULT;
-  fs.writeFileSync(signal + ".opened", "");
-  await until("the test types", 60000, async () => fs.existsSync(signal + ".typed"));
-  // The keys reach this process a moment after the screen.
-  await until("the typed keys reach the extension", 10000, async () => doc.lineAt(line).text.endsWith("hello"))
-    .catch(() => undefined);
-  result.typed = doc.lineAt(line).text;
-
-  // VS Code asks on each keystroke; commit once the test saw the whole
-  // ghost text.
-  // (Polling the commit command instead would time the commit's round
-  // trips through the browser, and each commit makes VS Code ask again.)
-  const shownBy = Date.now() + 10000;
-  while (Date.now() < shownBy && !fs.existsSync(signal + ".ghost")) {
-    await sleep(20);
-  }
-  result.shownByItself = fs.existsSync(signal + ".ghost");
-  await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");
-  result.completed = doc.lineAt(line).text;
-
-  // Ask for ghost text and commit it until the line changes.
-  await until("the ghost text is committed", 30000, async () => {
-    if (result.completed !== result.typed) {
-      return true;
-    }
-    await vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
-    await sleep(400);
-    await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");
-    result.completed = doc.lineAt(line).text;
-    return result.completed !== result.typed;
-  });
-
-  editor.selection = new vscode.Selection(2, 0, 4, doc.lineAt(4).text.length);
-  const applied = await vscode.commands.executeCommand("wisp.editSelection", process.env.WISP_TEST_INSTRUCTION);
-  result.quickEditReturned = applied;
-  await until("the quick edit is applied", 20000, async () => doc.getText().includes("greet()"));
-  result.edited = doc.getText();
+  await scenario.drive(result, doc, editor);
 }
 
 async function activate() {

@@ -4,6 +4,7 @@
 -- One ghost per buffer, anchored at the cursor (row, byte col). Typing what
 -- the ghost shows keeps it (trimmed); any other change or cursor move clears
 -- it and, after a short debounce, asks wisp again.
+local bufstate = require("wisp.bufstate")
 local lsp = require("wisp.lsp")
 
 local M = {}
@@ -41,13 +42,7 @@ function M.clear(bufnr)
     return
   end
   st.timer:stop()
-  if st.request_id ~= nil then
-    local client = vim.lsp.get_client_by_id(st.client_id)
-    if client ~= nil then
-      lsp.cancel(client, st.request_id)
-    end
-    st.request_id = nil
-  end
+  bufstate.cancel(st)
   st.ghost = nil
   if vim.api.nvim_buf_is_valid(bufnr) then
     vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
@@ -306,12 +301,10 @@ end
 
 -- attach starts drawing ghost text in bufnr from the wisp client client_id.
 function M.attach(bufnr, client_id)
-  if state[bufnr] ~= nil then
-    state[bufnr].client_id = client_id
+  local group = bufstate.attach(state, bufnr, client_id, "wisp_ghost_", M.clear)
+  if group == nil then
     return
   end
-  state[bufnr] = { client_id = client_id, timer = vim.loop.new_timer() }
-  local group = vim.api.nvim_create_augroup("wisp_ghost_" .. bufnr, { clear = true })
   local last_tick = vim.api.nvim_buf_get_changedtick(bufnr)
   local function changed()
     local tick = vim.api.nvim_buf_get_changedtick(bufnr)
@@ -336,19 +329,6 @@ function M.attach(bufnr, client_id)
     buffer = bufnr,
     callback = function()
       M.clear(bufnr)
-    end,
-  })
-  vim.api.nvim_create_autocmd({ "BufWipeout", "BufUnload" }, {
-    group = group,
-    buffer = bufnr,
-    callback = function()
-      M.clear(bufnr)
-      local st = state[bufnr]
-      state[bufnr] = nil
-      if st ~= nil then
-        st.timer:close()
-      end
-      pcall(vim.api.nvim_del_augroup_by_id, group)
     end,
   })
 end

@@ -9,6 +9,7 @@
 -- Next edits are opt-in: this module asks only when the settings sent to
 -- wisp turn them on (init_options = { nextEdit = { enabled = true } }),
 -- after the pause nextEdit.minPause gives (300 ms when unset).
+local bufstate = require("wisp.bufstate")
 local lsp = require("wisp.lsp")
 
 local M = {}
@@ -73,13 +74,7 @@ function M.clear(bufnr)
   if st == nil then
     return
   end
-  if st.request_id ~= nil then
-    local client = vim.lsp.get_client_by_id(st.client_id)
-    if client ~= nil then
-      lsp.cancel(client, st.request_id)
-    end
-    st.request_id = nil
-  end
+  bufstate.cancel(st)
   st.shown = nil
   if vim.api.nvim_buf_is_valid(bufnr) then
     vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
@@ -350,14 +345,12 @@ function M.attach(bufnr, client_id)
   if not M.enabled() then
     return
   end
-  if state[bufnr] ~= nil then
-    state[bufnr].client_id = client_id
+  local group = bufstate.attach(state, bufnr, client_id, "wisp_next_edit_", M.clear)
+  if group == nil then
     return
   end
   define()
-  state[bufnr] = { client_id = client_id, timer = vim.loop.new_timer() }
   set_keymaps(bufnr)
-  local group = vim.api.nvim_create_augroup("wisp_next_edit_" .. bufnr, { clear = true })
   vim.api.nvim_create_autocmd({ "TextChanged", "TextChangedI" }, {
     group = group,
     buffer = bufnr,
@@ -371,20 +364,6 @@ function M.attach(bufnr, client_id)
       st.timer:start(M.pause(), 0, vim.schedule_wrap(function()
         request(bufnr)
       end))
-    end,
-  })
-  vim.api.nvim_create_autocmd({ "BufWipeout", "BufUnload" }, {
-    group = group,
-    buffer = bufnr,
-    callback = function()
-      M.clear(bufnr)
-      local st = state[bufnr]
-      state[bufnr] = nil
-      if st ~= nil then
-        st.timer:stop()
-        st.timer:close()
-      end
-      pcall(vim.api.nvim_del_augroup_by_id, group)
     end,
   })
 end

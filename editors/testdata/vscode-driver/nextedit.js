@@ -1,30 +1,20 @@
-// Drives the wisp extension's next-edit suggestions the way a user would,
-// then writes what it saw to $WISP_TEST_RESULT as JSON:
-//   1. opens $WISP_TEST_FILE, selects the name declared on line 5 and
+// The next-edit scenario: a rename and the suggestions that follow it;
+// it records what each step did.
+//   1. in $WISP_TEST_FILE, selects the name declared on line 5 and
 //      types $WISP_TEST_RENAME over it;
 //   2. runs "wisp: Next Edit" (the command Tab is bound to while a
 //      suggestion is shown) until it jumps to the suggestion, noting where
 //      the cursor went and what each run returned;
 //   3. runs it again, which must apply the suggestion, and notes the text;
-//   4. opens $WISP_TEST_NOTE, types " //" at the end of line 4 and commits
+//   4. opens $WISP_TEST_NOTE (a file next to $WISP_TEST_FILE), types " //" at the end of line 4 and commits
 //      the ghost text VS Code shows there: the model offers none, so what
 //      is committed is the suggested edit, offered at the cursor as an
 //      inline completion item.
 const vscode = require("vscode");
-const fs = require("fs");
+const path = require("path");
+const { until } = require("./wait");
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function drive(result) {
-  const wisp = vscode.extensions.getExtension("wisp-lsp.wisp");
-  if (wisp === undefined) {
-    throw new Error("the wisp extension is not installed");
-  }
-  // Activation ends once wisp's language client is running, so the
-  // document opens in wisp before the rename reaches it as an edit.
-  await wisp.activate();
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(process.env.WISP_TEST_FILE));
-  const editor = await vscode.window.showTextDocument(doc);
+async function drive(result, doc, editor) {
   const line = 4;
   const start = doc.lineAt(line).firstNonWhitespaceCharacterIndex;
   const word = doc.getWordRangeAtPosition(new vscode.Position(line, start));
@@ -33,54 +23,38 @@ async function drive(result) {
   result.renamed = doc.lineAt(line).text;
 
   result.steps = [];
-  const end = Date.now() + 30000;
-  for (;;) {
+  await until("a suggested edit to jump to", 30000, async () => {
     const step = await vscode.commands.executeCommand("wisp.nextEdit");
     if (result.steps.length === 0 || result.steps[result.steps.length - 1] !== step) {
       result.steps.push(step);
     }
-    if (step !== "none") {
-      break;
-    }
-    if (Date.now() > end) {
-      throw new Error("timed out: no suggested edit to jump to");
-    }
-    await sleep(100);
-  }
+    return step !== "none";
+  });
   result.jumpedTo = [editor.selection.active.line, editor.selection.active.character];
   result.beforeApply = doc.getText();
   result.steps.push(await vscode.commands.executeCommand("wisp.nextEdit"));
   result.applied = doc.getText();
   result.cursor = [editor.selection.active.line, editor.selection.active.character];
 
-  const note = await vscode.workspace.openTextDocument(vscode.Uri.file(process.env.WISP_TEST_NOTE));
+  const note = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(path.dirname(process.env.WISP_TEST_FILE), process.env.WISP_TEST_NOTE)));
   const noteEditor = await vscode.window.showTextDocument(note);
   const end4 = note.lineAt(3).range.end;
   noteEditor.selection = new vscode.Selection(end4, end4);
   await vscode.commands.executeCommand("type", { text: " //" });
   const typed = note.lineAt(3).text;
-  const by = Date.now() + 30000;
-  for (let i = 0; note.lineAt(3).text === typed; i++) {
-    if (Date.now() > by) {
-      throw new Error(`timed out: no ghost text to commit after ${JSON.stringify(typed)}`);
+  // Commit until the line changes, asking anew every tenth try.
+  let tries = 0;
+  await until(`ghost text to commit after ${JSON.stringify(typed)}`, 30000, async () => {
+    if (note.lineAt(3).text !== typed) {
+      return true;
     }
-    if (i % 10 === 9) {
+    if (tries++ % 10 === 9) {
       await vscode.commands.executeCommand("editor.action.inlineSuggest.trigger");
     }
     await vscode.commands.executeCommand("editor.action.inlineSuggest.commit");
-    await sleep(100);
-  }
+    return false;
+  });
   result.atCursor = note.lineAt(3).text;
 }
 
-async function activate() {
-  const result = {};
-  try {
-    await drive(result);
-  } catch (err) {
-    result.error = String(err && err.stack ? err.stack : err);
-  }
-  fs.writeFileSync(process.env.WISP_TEST_RESULT, JSON.stringify(result));
-}
-
-module.exports = { activate, deactivate() {} };
+module.exports = { drive };
