@@ -191,11 +191,15 @@ func checkRenameSuggestion(t *testing.T, s nvimSuggestion) {
 // in insert mode, ghost text must win <Tab> over a suggestion (the
 // plugin's ghost text; with builtin, Neovim's own is not checked), and
 // <Esc> in normal mode must dismiss one.
-func nvimNextEdit(t *testing.T, bin string, builtin bool) {
+func nvimNextEdit(t *testing.T, bin string, builtin, wispSettings bool) {
 	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed}, []reply{
 		{PrefixEndsWith: "0.0 // ", Text: "running total"},
 		{PrefixEndsWith: "sum", Text: ""}, // no ghost text after the rename
 	})
+	if wispSettings {
+		ms.settings = nil
+		t.Setenv("WISP_NEXT_EDIT", "true")
+	}
 	n := startNvim(t, bin, ms, builtin)
 	file := n.openCalc()
 
@@ -272,10 +276,13 @@ func nvimNextEdit(t *testing.T, bin string, builtin bool) {
 // and 0.7.2 (headless, over RPC) against wisp and the model server's
 // oracle.
 func TestNeovimNextEdit(t *testing.T) {
-	t.Run("0.12.4", func(t *testing.T) { nvimNextEdit(t, nvim012(t), false) })
-	t.Run("0.12.4-builtin", func(t *testing.T) { nvimNextEdit(t, nvim012(t), true) })
+	t.Run("0.12.4", func(t *testing.T) { nvimNextEdit(t, nvim012(t), false, false) })
+	t.Run("0.12.4-builtin", func(t *testing.T) { nvimNextEdit(t, nvim012(t), true, false) })
 	t.Run("0.7.2", func(t *testing.T) {
 		requireFiles(t, "Neovim 0.7.2", "/usr/bin/nvim")
-		nvimNextEdit(t, "/usr/bin/nvim", false)
+		nvimNextEdit(t, "/usr/bin/nvim", false, false)
 	})
+	// Turned on in wisp's own settings (WISP_NEXT_EDIT, as config.toml
+	// would), not in the plugin's: the plugin asks all the same.
+	t.Run("0.12.4-wisp-settings", func(t *testing.T) { nvimNextEdit(t, nvim012(t), false, true) })
 }

@@ -50,6 +50,16 @@ export function nextEditOptions(): { enabled: boolean; minPause: number; aggress
   };
 }
 
+/**
+ * nextEditsSet returns wisp.nextEdit.enabled when the user set it (in any
+ * scope), undefined when it is left at its default: then wisp's own
+ * settings (config.toml, WISP_NEXT_EDIT) say whether next edits are on.
+ */
+export function nextEditsSet(): boolean | undefined {
+  const i = vscode.workspace.getConfiguration("wisp.nextEdit").inspect<boolean>("enabled");
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+}
+
 /** NextEdits asks for, shows, and applies next-edit suggestions. */
 export class NextEdits implements vscode.Disposable, vscode.InlineCompletionItemProvider {
   private readonly disposables: vscode.Disposable[] = [];
@@ -86,7 +96,9 @@ export class NextEdits implements vscode.Disposable, vscode.InlineCompletionItem
       return;
     }
     this.clear();
-    if (!nextEditOptions().enabled) {
+    // Asked unless the user turned next edits off here: wisp answers
+    // nothing, at once, while they are off in its own settings.
+    if (nextEditsSet() === false) {
       return;
     }
     this.timer = setTimeout(() => void this.request(editor), Math.max(nextEditOptions().minPause, 0));

@@ -6,9 +6,12 @@
 -- <Tab> applies it (one <Tab> when the cursor is on its lines already),
 -- <Esc> in normal mode dismisses it. Ghost text at the cursor wins <Tab>.
 --
--- Next edits are opt-in: this module asks only when the settings sent to
--- wisp turn them on (init_options = { nextEdit = { enabled = true } }),
--- after the pause nextEdit.minPause gives (300 ms when unset).
+-- Next edits are opt-in, and wisp knows whether they are on: they are
+-- turned on in these settings (init_options = { nextEdit = { enabled =
+-- true } }) or in wisp's own config.toml or WISP_NEXT_EDIT. This module
+-- asks after the pause nextEdit.minPause gives (300 ms when unset) unless
+-- the settings turn them off (enabled = false); wisp answers nothing, at
+-- once, while they are off.
 local bufstate = require("wisp.bufstate")
 local lsp = require("wisp.lsp")
 
@@ -34,9 +37,12 @@ local function options()
   return (require("wisp").config.init_options or {}).nextEdit or {}
 end
 
--- enabled reports whether the settings sent to wisp turn next edits on.
+-- enabled reports whether to ask wisp for next edits: unless the settings
+-- sent to wisp turn them off. Whether they are on is wisp's to say (its
+-- config.toml, WISP_NEXT_EDIT, or these settings): while they are off it
+-- answers every request at once with nothing.
 function M.enabled()
-  return options().enabled == true
+  return options().enabled ~= false
 end
 
 -- pause returns how long editing must pause before asking, in ms:
