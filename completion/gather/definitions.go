@@ -499,26 +499,6 @@ func nearIdentifiers(before, after string, hash bool, modules map[string]bool) [
 // worth in nearIdentifiers' distance.
 const suffixNameWeight = 2
 
-// recentIdentifiers returns the identifiers in the code s, each once, the
-// one used last first; an identifier right after "q." comes also as
-// "q.name", just before it. Comments and string literals are skipped:
-// their words are prose. hash says "#" starts a comment (Python), else
-// "//" and "/*" do.
-func recentIdentifiers(s string, hash bool) []string {
-	last := identifierOffsets(s, hash, true, nil)
-	out := make([]string, 0, len(last))
-	for w := range last {
-		out = append(out, w)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if last[out[i]] != last[out[j]] {
-			return last[out[i]] > last[out[j]]
-		}
-		return len(out[i]) > len(out[j]) // q.name before name
-	})
-	return out
-}
-
 // identifierOffsets returns where each identifier of the code s occurs,
 // its last use when last is true, else its first; an identifier right
 // after "q." (or Rust's "q::") comes also as "q.name". Comments and
