@@ -19,13 +19,6 @@ type Suggestion struct {
 	Model transport.Result
 }
 
-// Predict asks model for the edit that follows q's history and returns it
-// as minimal edits; it is BuildRequest followed by Ask.
-func Predict(ctx context.Context, model transport.Model, q Query) (Suggestion, error) {
-	req, region := BuildRequest(q)
-	return Ask(ctx, model, req, region)
-}
-
 // Ask sends a request BuildRequest made and turns the reply into minimal
 // edits. A reply that is not code (prose, a refusal, nothing) is "nothing
 // follows", not an error. Cancelling ctx stops the generation at the
