@@ -142,3 +142,33 @@ func TestFIMLlamaLimitIsLength(t *testing.T) {
 		}
 	}
 }
+
+// A llama.cpp warm-up sends the prompt Generate sends for the same
+// request, so the cache it fills is the one the request hits, with
+// n_predict 0 so nothing is generated.
+func TestFIMWarmPromptSendsGeneratesPrompt(t *testing.T) {
+	for _, tc := range []struct{ route, template string }{{"/infill", ""}, {"/completion", "deepseek"}} {
+		t.Run(tc.route, func(t *testing.T) {
+			ts := newTestHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+				sse(w, `{"content":"","stop":true}`)
+			})
+			m := newTestFIM(t, ts, tc.route, tc.template)
+			if err := m.WarmPrompt(context.Background(), fimReq); err != nil {
+				t.Fatal(err)
+			}
+			warm := recv(t, ts.requests).Body
+			if _, err := m.Generate(context.Background(), fimReq, nil); err != nil {
+				t.Fatal(err)
+			}
+			gen := recv(t, ts.requests).Body
+			if n, ok := warm["n_predict"]; !ok || n != 0.0 || warm["cache_prompt"] != true {
+				t.Errorf("warm-up body %v: want n_predict 0 and cache_prompt", warm)
+			}
+			for _, k := range []string{"prompt", "input_prefix", "input_suffix", "input_extra"} {
+				if fmt.Sprint(warm[k]) != fmt.Sprint(gen[k]) {
+					t.Errorf("%s: warm-up %v, Generate %v", k, warm[k], gen[k])
+				}
+			}
+		})
+	}
+}

@@ -19,25 +19,18 @@ type llamaWarmBody struct {
 }
 
 // WarmPrompt implements PromptWarmer for llama.cpp (/infill and raw
-// /completion: n_predict 0 with cache_prompt); the other FIM wires answer
-// ErrNoPromptCache.
+// /completion): the body Generate would send for req (so the cached
+// prompt is the one it will send), with n_predict 0. The other FIM wires
+// answer ErrNoPromptCache.
 func (m *FIMModel) WarmPrompt(ctx context.Context, req Request) error {
 	if m.dialect != dialectInfill && m.dialect != dialectLlamaRaw {
 		return ErrNoPromptCache
 	}
-	b := llamaWarmBody{llamaBody: llamaBody{CachePrompt: true, Stream: true}}
-	if m.dialect == dialectInfill {
-		b.InputPrefix, b.InputSuffix = &req.Prefix, &req.Suffix
-		for _, c := range req.Context {
-			b.InputExtra = append(b.InputExtra, infillExtra{Filename: c.Path, Text: c.Text})
-		}
-	} else {
-		raw, err := RenderFIM(m.template, req)
-		if err != nil {
-			return err
-		}
-		b.Prompt = raw
+	body, err := m.wire(req)
+	if err != nil {
+		return err
 	}
-	_, err := m.http.stream(ctx, b, sseFraming, m.http.parseLlama, newSink(req, func(string) {}))
+	b := llamaWarmBody{llamaBody: body.(llamaBody)} // the llama dialects' body
+	_, err = m.http.stream(ctx, b, sseFraming, m.http.parseLlama, newSink(req, func(string) {}))
 	return err
 }

@@ -16,13 +16,13 @@ type PromptWarmer interface {
 
 var _ PromptWarmer = (*WSModel)(nil)
 
-// WarmPrompt implements PromptWarmer: a response.create for req with
-// "generate": false on its own lane.
+// WarmPrompt implements PromptWarmer: the response.create Generate would
+// send for req (so the cached prompt is the one it will send), with
+// "generate": false and no output bound, on its own lane.
 func (m *WSModel) WarmPrompt(ctx context.Context, req Request) error {
-	instructions, input := RenderChat(req)
 	no := false
-	create := wsCreate{Type: "response.create", Model: m.model, Instructions: instructions,
-		Input: input, Store: false, Generate: &no}
+	create := m.create(req)
+	create.MaxOutputTokens, create.Generate = 0, &no
 	_, err := m.generateOnce(ctx, newSink(req, func(string) {}), create)
 	return err
 }

@@ -490,3 +490,32 @@ func TestNewWSKeyAndURL(t *testing.T) {
 		t.Errorf("url %s header %v keyEnv %q", m.url, m.header, m.ep.keyEnv)
 	}
 }
+
+// WarmPrompt sends the response.create Generate sends for the same
+// request, so the cache it fills is the one the request hits, marked
+// "generate": false and without an output bound.
+func TestWSWarmPromptSendsGeneratesPrompt(t *testing.T) {
+	creates := make(chan wsClientMsg, 2)
+	ts := newTestWSServer(t, func(s *wsSession, _ int) {
+		for m, ok := s.next(); ok; m, ok = s.next() {
+			creates <- m
+			s.created(m.StreamID)
+			s.completed(m.StreamID, "", 0)
+		}
+	})
+	m := newTestWS(t, ts)
+	req := Request{Prefix: "func f() {", Suffix: "}", Path: "f.go", Language: "go", Context: []Snippet{{Path: "g.go", Text: "package g"}}}
+	if err := m.WarmPrompt(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Generate(context.Background(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	warm, gen := recv(t, creates), recv(t, creates)
+	if warm.Generate == nil || *warm.Generate || warm.MaxOutputTokens != 0 || gen.Generate != nil {
+		t.Errorf("warm-up generate %v, max_output_tokens %d; Generate's generate %v", warm.Generate, warm.MaxOutputTokens, gen.Generate)
+	}
+	if warm.Model != gen.Model || warm.Instructions != gen.Instructions || warm.Input != gen.Input || warm.Type != gen.Type {
+		t.Errorf("warm-up %+v, Generate %+v: the prompts differ", warm, gen)
+	}
+}

@@ -43,6 +43,7 @@ type wsClientMsg struct {
 	StreamID        string `json:"stream_id"`
 	Store           *bool  `json:"store"`
 	ResponseID      string `json:"response_id"`
+	Generate        *bool  `json:"generate"`
 }
 
 type wsSession struct {
