@@ -51,7 +51,6 @@ type wsConn struct {
 	// an error (the real service has none): from then on stale responses
 	// are only superseded, not cancelled.
 	noCancel atomic.Bool
-	sent     atomic.Uint64 // numbers response.create frames, for lane.seq
 
 	mu       sync.Mutex
 	lanes    map[string]*lane // guarded by mu: lanes whose response has not ended (owned or abandoned), by stream_id; at most limit
@@ -60,6 +59,7 @@ type wsConn struct {
 	limit    int              // guarded by mu: responses allowed in flight; lowered when the endpoint refuses one
 	refusals int              // guarded by mu: stream-limit refusals so far
 	room     chan struct{}    // guarded by mu: closed, and replaced, whenever a lane is released
+	added    uint64           // guarded by mu: lanes added so far, numbering them for lane.seq
 	draining bool             // guarded by mu: takes no new lanes; shuts down when idle
 	closing  bool             // guarded by mu: we are closing it on purpose
 }
@@ -67,7 +67,7 @@ type wsConn struct {
 // lane is one request's stream on a connection.
 type lane struct {
 	id   string        // the stream_id; set by add, immutable after
-	seq  uint64        // send order on the connection; set before the create is sent
+	seq  uint64        // order of add on the connection (the create is queued just after); set by add
 	done chan struct{} // closed by end
 	// endedAt is when the owner stopped listening (UnixNano), 0 while it
 	// listens. Atomic, so the connection can read it without l.mu.
@@ -157,7 +157,8 @@ func (c *wsConn) add(l *lane) (ok bool, room <-chan struct{}) {
 	default: // unreachable while limit <= wsMaxLanes: every name in use is in lanes
 		return false, c.room
 	}
-	l.seq = c.sent.Add(1)
+	c.added++
+	l.seq = c.added
 	c.lanes[l.id] = l
 	return true, nil
 }
