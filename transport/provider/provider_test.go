@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -89,6 +90,18 @@ func TestWire(t *testing.T) {
 	}
 	if _, err := Wire(config.Model{Provider: "openai", Endpoint: "https://api.example.test/v1"}, req); err != nil {
 		t.Errorf("openai: %v", err)
+	}
+	for _, m := range []config.Model{
+		{Provider: "openai", Endpoint: "https://api.example.test/v1", Model: "m1"},
+		{Provider: "openai-ws", Endpoint: "wss://api.example.test/v1", Model: "m1"},
+		{Provider: "fim", Endpoint: "https://api.example.test/v1/fim/completions", Model: "m1"},
+	} {
+		got, err := Wire(m, req)
+		b, _ := json.Marshal(got)
+		if err != nil || reflect.DeepEqual(got, req) || !strings.Contains(string(b), `"model":"m1"`) ||
+			!strings.Contains(string(b), `func f() {`) {
+			t.Errorf("%s: %s, %v; want the provider's own body, naming the model and carrying the prefix", m.Provider, b, err)
+		}
 	}
 	if _, err := Wire(config.Model{Provider: "gpt"}, req); err == nil || !strings.Contains(err.Error(), "unknown model provider") {
 		t.Errorf("unknown provider: %v", err)
