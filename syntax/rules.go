@@ -3,7 +3,8 @@ package syntax
 // rules is one language's node-type table: which tree-sitter node types
 // are scopes, blocks, imports, strings and comments. With the grammar they
 // are the only per-language knowledge in the package (the rest is the
-// language's row in the lang table); the code that reads them is shared. All fields are immutable after initialisation.
+// language's row in the lang table); the code that reads them is shared.
+// All fields are immutable after initialisation.
 type rules struct {
 	// scopes maps node types to the scope they form.
 	scopes map[string]scopeRule
