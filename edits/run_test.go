@@ -131,6 +131,12 @@ func TestRunWrites(t *testing.T) {
 	if data, _ := os.ReadFile(a); string(data) != "package a\n\nvar x = 2\n" {
 		t.Errorf("a.go holds %q", data)
 	}
+	if w := results[0].Written; w == nil || w.Path != a || w.InPlaceWhy != "" {
+		t.Errorf("a.go: Written = %+v, want %s replaced atomically", w, a)
+	}
+	if w := results[1].Written; w != nil {
+		t.Errorf("b.go: Written = %+v, want nil for a file not written", w)
+	}
 	if r := results[1]; r.Status != Failed || !errors.Is(r.Err, ErrNotCode) {
 		t.Errorf("b.go: %v %v; want Failed with ErrNotCode", r.Status, r.Err)
 	}
@@ -162,6 +168,11 @@ func TestFileResultJSON(t *testing.T) {
 	want := `{"file":"a.go","status":"changed","edits":[{"start":{"line":3,"col":14},"end":{"line":3,"col":15},"newText":"2"}]}`
 	if string(data) != want {
 		t.Errorf("JSON = %s\nwant   %s", data, want)
+	}
+	r.Written = &Written{Path: "/src/a.go", InPlaceWhy: "it has 2 hard links"}
+	data, _ = json.Marshal(r)
+	if want := `,"wrote":"/src/a.go","inPlace":"it has 2 hard links"}`; !strings.HasSuffix(string(data), want) {
+		t.Errorf("JSON = %s\nwant it to end %s", data, want)
 	}
 	data, _ = json.Marshal(FileResult{Target: Target{Path: "b.go"}, Status: Failed, Err: errors.New("boom")})
 	if want := `{"file":"b.go","status":"failed","edits":[],"error":"boom"}`; string(data) != want {
