@@ -76,9 +76,6 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	}
 	firstLine, lastLine := g.doc.LineOf(g.prefixStart), g.doc.LineOf(g.suffixEnd)
 	comment := commentPrefix(g.in.Tree, g.in.Path)
-	// types maps "path\x00name" of the types found to their signatures,
-	// which list their members: a member listed there is not shown on
-	// its own (Go methods, Rust impl methods are not listed).
 	// types maps "path\x00name" of the types shown to their signatures,
 	// which list their members: a member listed there is not shown on
 	// its own (Go methods, Rust impl methods are not listed).
