@@ -149,8 +149,7 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		tokens -= p.Tokens
 		seen[s.Signature] = true
 		perName[s.Name]++
-		switch s.Kind {
-		case "type", "class", "interface", "enum":
+		if s.IsType() {
 			types[s.Path+"\x00"+s.Name] = s.Signature
 		}
 		out = append(out, p)
@@ -195,12 +194,7 @@ func (g *gatherer) members(syms []workspace.Symbol, shown map[string]bool, comme
 		if len(listed) == maxMemberTypes || tokens <= 0 {
 			break
 		}
-		switch s.Kind {
-		case "type", "class", "interface", "enum":
-		default:
-			continue
-		}
-		if listed[s.Name] {
+		if !s.IsType() || listed[s.Name] {
 			continue
 		}
 		listed[s.Name] = true
