@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -75,7 +77,9 @@ type Index struct {
 
 	mu sync.RWMutex // guards the fields below
 	// files maps paths to their entries; byName maps a symbol name to
-	// where it is defined; dirs maps folders to their files.
+	// where it is defined; dirs maps folders to their files, sorted by
+	// path (not in the order the build's workers happened to finish, so
+	// that what is read of a folder is the same on every run).
 	files  map[string]*file
 	byName map[string][]symRef
 	dirs   map[string][]*file
@@ -265,7 +269,9 @@ func (ix *Index) put(f *file, changed bool) {
 	}
 	ix.files[f.Path] = f
 	f.dir = filepath.Dir(f.Path)
-	ix.dirs[f.dir] = append(ix.dirs[f.dir], f)
+	fs := ix.dirs[f.dir]
+	at, _ := slices.BinarySearchFunc(fs, f.Path, func(g *file, path string) int { return strings.Compare(g.Path, path) })
+	ix.dirs[f.dir] = slices.Insert(fs, at, f)
 	for i, s := range f.Symbols {
 		ix.byName[s.Name] = append(ix.byName[s.Name], symRef{f, i})
 	}
