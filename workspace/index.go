@@ -287,28 +287,14 @@ func (ix *Index) put(f *file, changed bool) {
 // and removes old from files.
 func (ix *Index) dropLocked(old *file) {
 	for _, s := range old.Symbols {
-		refs := ix.byName[s.Name]
-		kept := refs[:0]
-		for _, r := range refs {
-			if r.f != old {
-				kept = append(kept, r)
-			}
-		}
+		kept := slices.DeleteFunc(ix.byName[s.Name], func(r symRef) bool { return r.f == old })
 		if len(kept) == 0 {
 			delete(ix.byName, s.Name)
 		} else {
 			ix.byName[s.Name] = kept
 		}
 	}
-	dir := filepath.Dir(old.Path)
-	fs := ix.dirs[dir]
-	kept := fs[:0]
-	for _, f := range fs {
-		if f != old {
-			kept = append(kept, f)
-		}
-	}
-	ix.dirs[dir] = kept
+	ix.dirs[old.dir] = slices.DeleteFunc(ix.dirs[old.dir], func(f *file) bool { return f == old })
 	ix.stats.Files--
 	ix.stats.Symbols -= len(old.Symbols)
 	ix.stats.Bytes -= old.Size

@@ -37,14 +37,14 @@ func (ix *Index) Members(fromPath, typeName string, max int) []Symbol {
 	}
 	files := []*file{def.f}
 	if def.f.Lang == "go" {
-		for _, f := range ix.dirs[filepath.Dir(def.f.Path)] {
+		for _, f := range ix.dirs[def.f.dir] {
 			if f != def.f && f.Lang == "go" {
 				files = append(files, f)
 			}
 		}
 	}
 	// From another Go package only exported members can be used.
-	exportedOnly := def.f.Lang == "go" && filepath.Dir(def.f.Path) != filepath.Dir(fromPath)
+	exportedOnly := def.f.Lang == "go" && def.f.dir != filepath.Dir(fromPath)
 	var out []Symbol
 	for _, f := range files {
 		for _, s := range f.Symbols {
