@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -75,7 +77,9 @@ type Index struct {
 
 	mu sync.RWMutex // guards the fields below
 	// files maps paths to their entries; byName maps a symbol name to
-	// where it is defined; dirs maps folders to their files.
+	// where it is defined; dirs maps folders to their files, sorted by
+	// path (not in the order the build's workers happened to finish, so
+	// that what is read of a folder is the same on every run).
 	files  map[string]*file
 	byName map[string][]symRef
 	dirs   map[string][]*file
@@ -265,7 +269,9 @@ func (ix *Index) put(f *file, changed bool) {
 	}
 	ix.files[f.Path] = f
 	f.dir = filepath.Dir(f.Path)
-	ix.dirs[f.dir] = append(ix.dirs[f.dir], f)
+	fs := ix.dirs[f.dir]
+	at, _ := slices.BinarySearchFunc(fs, f.Path, func(g *file, path string) int { return strings.Compare(g.Path, path) })
+	ix.dirs[f.dir] = slices.Insert(fs, at, f)
 	for i, s := range f.Symbols {
 		ix.byName[s.Name] = append(ix.byName[s.Name], symRef{f, i})
 	}
@@ -281,28 +287,14 @@ func (ix *Index) put(f *file, changed bool) {
 // and removes old from files.
 func (ix *Index) dropLocked(old *file) {
 	for _, s := range old.Symbols {
-		refs := ix.byName[s.Name]
-		kept := refs[:0]
-		for _, r := range refs {
-			if r.f != old {
-				kept = append(kept, r)
-			}
-		}
+		kept := slices.DeleteFunc(ix.byName[s.Name], func(r symRef) bool { return r.f == old })
 		if len(kept) == 0 {
 			delete(ix.byName, s.Name)
 		} else {
 			ix.byName[s.Name] = kept
 		}
 	}
-	dir := filepath.Dir(old.Path)
-	fs := ix.dirs[dir]
-	kept := fs[:0]
-	for _, f := range fs {
-		if f != old {
-			kept = append(kept, f)
-		}
-	}
-	ix.dirs[dir] = kept
+	ix.dirs[old.dir] = slices.DeleteFunc(ix.dirs[old.dir], func(f *file) bool { return f == old })
 	ix.stats.Files--
 	ix.stats.Symbols -= len(old.Symbols)
 	ix.stats.Bytes -= old.Size

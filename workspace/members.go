@@ -7,9 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// typeKinds are the symbol kinds that own members.
-var typeKinds = map[string]bool{"type": true, "class": true, "interface": true, "struct": true,
-	"enum": true, "trait": true}
+// IsType reports whether s is a type-like definition, one that may own
+// members: a type, class, interface or enum (Rust structs and traits
+// included, whose kinds are "type" and "interface").
+func (s Symbol) IsType() bool {
+	switch s.Kind {
+	case "type", "class", "interface", "enum":
+		return true
+	}
+	return false
+}
 
 // Members returns up to max members of the type typeName as seen from
 // fromPath: its fields, methods and constants, in source order. The type
@@ -30,14 +37,14 @@ func (ix *Index) Members(fromPath, typeName string, max int) []Symbol {
 	}
 	files := []*file{def.f}
 	if def.f.Lang == "go" {
-		for _, f := range ix.dirs[filepath.Dir(def.f.Path)] {
+		for _, f := range ix.dirs[def.f.dir] {
 			if f != def.f && f.Lang == "go" {
 				files = append(files, f)
 			}
 		}
 	}
 	// From another Go package only exported members can be used.
-	exportedOnly := def.f.Lang == "go" && filepath.Dir(def.f.Path) != filepath.Dir(fromPath)
+	exportedOnly := def.f.Lang == "go" && def.f.dir != filepath.Dir(fromPath)
 	var out []Symbol
 	for _, f := range files {
 		for _, s := range f.Symbols {
@@ -77,7 +84,7 @@ func (ix *Index) typeDefinition(fromPath, typeName string) (symRef, bool) {
 	fromDir := filepath.Dir(fromPath)
 	var cands []candidateSym
 	for _, r := range ix.byName[typeName] {
-		if !typeKinds[r.f.Symbols[r.i].Kind] {
+		if !r.f.Symbols[r.i].IsType() {
 			continue
 		}
 		tier, ok := tiers[r.f]

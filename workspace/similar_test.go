@@ -2,8 +2,10 @@ package workspace_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,5 +60,36 @@ func TestSimilarRereadsChangedFile(t *testing.T) {
 	got := ix.Similar(from, []string{"Refund", "amount"}, 3)
 	if len(got) == 0 || !strings.Contains(got[0].Text, "func Refund") {
 		t.Fatalf("after the disk change, Similar gave %+v, want item.go's new Refund", got)
+	}
+}
+
+// Similar reads a large folder's files in path order, whatever order the
+// build's workers or the editor's updates indexed them in: with more
+// files than it reads and equal scores, the same ones every run.
+func TestSimilarFolderOrder(t *testing.T) {
+	root := t.TempDir()
+	var paths []string
+	for i := range 20 {
+		p := filepath.Join(root, fmt.Sprintf("m%02d.py", i))
+		if err := os.WriteFile(p, []byte("def shared_name():\n    return other_name()\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	defer ix.Close()
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := len(paths) - 1; i >= 0; i-- { // re-indexed newest path first
+		ix.Update(paths[i], []byte("def shared_name():\n    return other_name()\n"))
+	}
+	got := ix.Similar(paths[0], []string{"shared_name", "other_name"}, 3)
+	var names []string
+	for _, s := range got {
+		names = append(names, filepath.Base(s.Path))
+	}
+	if want := []string{"m01.py", "m02.py", "m03.py"}; !slices.Equal(names, want) {
+		t.Errorf("Similar read %v, want the folder's first files %v", names, want)
 	}
 }

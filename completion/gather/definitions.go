@@ -76,9 +76,6 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	}
 	firstLine, lastLine := g.doc.LineOf(g.prefixStart), g.doc.LineOf(g.suffixEnd)
 	comment := commentPrefix(g.in.Tree, g.in.Path)
-	// types maps "path\x00name" of the types found to their signatures,
-	// which list their members: a member listed there is not shown on
-	// its own (Go methods, Rust impl methods are not listed).
 	// types maps "path\x00name" of the types shown to their signatures,
 	// which list their members: a member listed there is not shown on
 	// its own (Go methods, Rust impl methods are not listed).
@@ -152,8 +149,7 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		tokens -= p.Tokens
 		seen[s.Signature] = true
 		perName[s.Name]++
-		switch s.Kind {
-		case "type", "class", "interface", "enum":
+		if s.IsType() {
 			types[s.Path+"\x00"+s.Name] = s.Signature
 		}
 		out = append(out, p)
@@ -198,12 +194,7 @@ func (g *gatherer) members(syms []workspace.Symbol, shown map[string]bool, comme
 		if len(listed) == maxMemberTypes || tokens <= 0 {
 			break
 		}
-		switch s.Kind {
-		case "type", "class", "interface", "enum":
-		default:
-			continue
-		}
-		if listed[s.Name] {
+		if !s.IsType() || listed[s.Name] {
 			continue
 		}
 		listed[s.Name] = true

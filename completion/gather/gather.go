@@ -9,12 +9,12 @@
 package gather
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
-	"path/filepath"
-	"slices"
-	"strings"
 )
 
 // Buffer is one open document as Gather reads it.
@@ -159,7 +159,7 @@ func Gather(in Input) Context {
 	// Whatever the extras left grows the window; pieces of this file the
 	// grown window now shows are dropped, which frees more, until none is.
 	for {
-		g.grow(budget - g.windowTokens() - tokensOf(extras) - g.headersOf(extras))
+		g.grow(budget - g.windowTokens() - tokensOf(extras) - g.headers(promptOrder(extras, g.in.Path)))
 		n := len(extras)
 		if extras = g.dropCovered(extras); len(extras) == n {
 			break
@@ -218,10 +218,11 @@ func (g *gatherer) context(extras []Piece) Context {
 		Prefix: s[g.prefixStart:g.cursor], Suffix: s[g.cursor:g.suffixEnd],
 		PrefixStart: g.prefixStart, SuffixEnd: g.suffixEnd, Budget: g.budget, Root: g.root,
 	}
-	c.Pieces = append(promptOrder(extras, g.in.Path),
+	ordered := promptOrder(extras, g.in.Path)
+	c.Pieces = append(ordered,
 		newPiece("prefix", "text before the cursor, from "+lineName(g.doc, g.prefixStart), g.in.Path, c.Prefix, syntax.Span{Start: g.prefixStart, End: g.cursor}),
 		newPiece("suffix", "text after the cursor, to "+lineName(g.doc, g.suffixEnd), g.in.Path, c.Suffix, syntax.Span{Start: g.cursor, End: g.suffixEnd}))
-	c.Frame = g.frame + g.headersOf(extras)
+	c.Frame = g.frame + g.headers(ordered)
 	c.Tokens = tokensOf(c.Pieces) + c.Frame
 	return c
 }
@@ -259,11 +260,12 @@ func displayPath(root, path string) string {
 	return path
 }
 
-// headersOf returns the tokens of the "Context from PATH:" lines the
-// prompt shows for ps: one for each snippet Context.Request makes of them.
-func (g *gatherer) headersOf(ps []Piece) int {
+// headers returns the tokens of the "Context from PATH:" lines the
+// prompt shows for ordered, pieces in prompt order: one for each snippet
+// Context.Request makes of them.
+func (g *gatherer) headers(ordered []Piece) int {
 	n, prevKind, prevPath := 0, "", ""
-	for i, p := range promptOrder(slices.Clone(ps), g.in.Path) {
+	for i, p := range ordered {
 		if i == 0 || !joins(prevKind, prevPath, p) {
 			n += headerTokens + pathTokens(g.display(p.Path))
 		}

@@ -266,6 +266,17 @@ func TestRequestPathsAndFrame(t *testing.T) {
 	if c.Frame <= 0 || c.Tokens != sum+c.Frame || c.Tokens > c.Budget {
 		t.Errorf("tokens %d = pieces %d + frame %d, budget %d", c.Tokens, sum, c.Frame, c.Budget)
 	}
+	// Frame is the file's lines (27 tokens and its path) and one
+	// "Context from PATH:" line (4 tokens and its path) per snippet the
+	// request shows, a path counting a token per four bytes.
+	pathTokens := func(p string) int { return (len(p) + 3) / 4 }
+	frame := 27 + pathTokens(req.Path)
+	for _, s := range req.Context {
+		frame += 4 + pathTokens(s.Path)
+	}
+	if len(req.Context) < 3 || c.Frame != frame {
+		t.Errorf("frame %d, want %d for the file and %d snippets", c.Frame, frame, len(req.Context))
+	}
 	// Outside the root, a path is shown as given.
 	in.Workspace = rootedResolver(filepath.Join(t.TempDir(), "elsewhere"))
 	if got := gather.Gather(in).Request(in.Path, "go").Path; got != in.Path {

@@ -22,12 +22,21 @@ func TestPromptOrderIsStable(t *testing.T) {
 		return p, strings.Index(p, "File: main.go")
 	}
 	typed, cursor := "Open(names[1], 1)", in.Cursor
-	prev, _ := prompt(src, cursor)
+	// The typed name's signature is shown, with others', all the while:
+	// without it the test would not test what it says.
+	const openSig = "func Open(name string, flags int)"
+	prev, fileAt := prompt(src, cursor)
+	if fileAt < 0 || !strings.Contains(prev[:fileAt], openSig) || !strings.Contains(prev[:fileAt], "func Dial(") {
+		t.Fatalf("the context before the file should show %q and Dial's signature:\n%s", openSig, prev)
+	}
 	for i := 1; i <= len(typed); i++ {
 		next := src[:cursor] + typed[:i] + src[cursor:]
 		p, fileAt := prompt(next, cursor+i)
 		if fileAt < 0 || !strings.HasPrefix(prev, p[:fileAt]) {
 			t.Fatalf("after typing %q the context before the file changed:\nbefore:\n%s\nafter:\n%s", typed[:i], prev, p[:fileAt])
+		}
+		if !strings.Contains(p[:fileAt], openSig) {
+			t.Fatalf("after typing %q the context before the file no longer shows %q:\n%s", typed[:i], openSig, p[:fileAt])
 		}
 		prev = p
 	}

@@ -25,13 +25,7 @@ func (g *gatherer) typeOf() []Piece {
 	if g.plain {
 		return nil
 	}
-	var method *syntax.Definition
-	for i := range g.index.Defs {
-		d := &g.index.Defs[i]
-		if d.Parent != "" && d.Span.Start <= g.cursor && g.cursor <= d.Span.End {
-			method = d
-		}
-	}
+	method := g.methodAround()
 	if method == nil {
 		return nil
 	}
@@ -60,6 +54,19 @@ func (g *gatherer) typeOf() []Piece {
 	return nil
 }
 
+// methodAround returns the innermost of this file's methods (definitions
+// with a Parent) around the cursor, or nil when it is in none.
+func (g *gatherer) methodAround() *syntax.Definition {
+	var method *syntax.Definition
+	for i := range g.index.Defs {
+		d := &g.index.Defs[i]
+		if d.Parent != "" && d.Span.Start <= g.cursor && g.cursor <= d.Span.End {
+			method = d
+		}
+	}
+	return method
+}
+
 // outline returns, within tokens, the signatures of this file's
 // definitions that the window does not show and skip does not name: the
 // siblings of the method around the cursor first, then the others, each
@@ -72,10 +79,8 @@ func (g *gatherer) outline(tokens int, skip func(syntax.Span) bool) []Piece {
 	}
 	defs := g.index.Defs
 	parent := ""
-	for _, d := range defs {
-		if d.Parent != "" && d.Span.Start <= g.cursor && g.cursor <= d.Span.End {
-			parent = d.Parent
-		}
+	if m := g.methodAround(); m != nil {
+		parent = m.Parent
 	}
 	split, _ := slices.BinarySearchFunc(defs, g.cursor, func(d syntax.Definition, off int) int { return cmp.Compare(d.Span.Start, off) })
 	var out []Piece
