@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/client"
 	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/lsp"
 	"github.com/wisp-lsp/wisp/marker"
 	"github.com/wisp-lsp/wisp/text"
@@ -65,10 +65,14 @@ func (q *queries) edit() (modelserver.Query, bool) {
 	return modelserver.Query{}, false
 }
 
-// languageIDs are the languageId an editor sends for each extension.
-var languageIDs = map[string]string{
-	".go": "go", ".py": "python", ".ts": "typescript", ".tsx": "typescriptreact", ".js": "javascript",
-	".rs": "rust", ".c": "c", ".java": "java",
+// languageID is the languageId an editor sends for the file name: the
+// language table's first id for its extension, "" for a language wisp
+// does not know.
+func languageID(name string) string {
+	if l := lang.Detect("", name); l != nil {
+		return l.IDs[0]
+	}
+	return ""
 }
 
 // start serves one case: the model server answers every query with the
@@ -121,7 +125,7 @@ func start(t *testing.T, c *marker.Case, enc string) *session {
 	if got := s.Encoding().String(); got != enc {
 		t.Fatalf("the server chose %s where the editor offered only %s", got, enc)
 	}
-	if err := s.Open(ctx, s.uri, languageIDs[filepath.Ext(f.Name)], f.Text); err != nil {
+	if err := s.Open(ctx, s.uri, languageID(f.Name), f.Text); err != nil {
 		t.Fatal(err)
 	}
 	return s
