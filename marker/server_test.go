@@ -32,7 +32,6 @@ type session struct {
 	*client.Client
 	t      *testing.T
 	uri    string
-	doc    *text.Text
 	served chan int
 	// queries holds what the model server was asked, in order.
 	queries *queries
@@ -112,7 +111,7 @@ func start(t *testing.T, c *marker.Case, enc string) *session {
 			return provider.Open(m, func(string) string { return "" }, nil)
 		}})
 	serverEnd, clientEnd := net.Pipe()
-	s := &session{t: t, uri: "file:///markers/" + f.Name, doc: text.New(f.Text), served: make(chan int, 1), queries: q}
+	s := &session{t: t, uri: "file:///markers/" + f.Name, served: make(chan int, 1), queries: q}
 	go func() { s.served <- srv.Serve(context.Background(), serverEnd) }()
 	s.Client = client.New(clientEnd, client.Options{Record: true, PositionEncodings: []string{enc},
 		ApplyEdit: func(json.RawMessage) bool { return true }})
@@ -166,7 +165,7 @@ func (s *session) complete(cursor int) (got string, ok bool, err error) {
 		return "", false, err
 	}
 	it := items[0]
-	src := s.doc.String()
+	src := s.Text(s.uri).String()
 	after := src[:it.Start] + it.Text + src[it.End:]
 	before, rest := src[:cursor], src[cursor:]
 	if !strings.HasPrefix(after, before) || !strings.HasSuffix(after[len(before):], rest) {
@@ -184,7 +183,7 @@ func (s *session) edit(start, end int, instruction string) ([]marker.Edit, error
 	}
 	var out []marker.Edit
 	for _, raw := range s.Requests("workspace/applyEdit") {
-		es, err := parseApplyEdit(s.doc, s.uri, raw, s.Encoding())
+		es, err := parseApplyEdit(s.Text(s.uri), s.uri, raw, s.Encoding())
 		if err != nil {
 			return nil, err
 		}
