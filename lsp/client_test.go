@@ -149,9 +149,12 @@ func (e *fakeEditor) clientParams(profile string) map[string]any {
 	return params
 }
 
+// open opens a document at version 1.
 func (e *fakeEditor) open(uri, languageID, content string) {
-	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": uri, "languageId": languageID, "version": 1, "text": content}})
+	e.t.Helper()
+	if err := e.Open(context.Background(), uri, languageID, content); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 // change sends one incremental change replacing the range with s.
