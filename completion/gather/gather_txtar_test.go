@@ -41,6 +41,26 @@ func TestContextCases(t *testing.T) {
 	}
 }
 
+// TestContextCasesCatchAnEmptyContext proves the cases can fail: a
+// context that holds nothing must break every one of them.
+func TestContextCasesCatchAnEmptyContext(t *testing.T) {
+	cases, err := marker.Glob("../../testdata/context/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mc := range cases {
+		in, want := loadContextCase(t, mc)
+		empty := gather.Context{Budget: max(in.Budget, 1)}
+		failed := false
+		for _, w := range want {
+			failed = failed || w.check(in, empty) != ""
+		}
+		if !failed {
+			t.Errorf("%s: an empty context passes every check", mc.Name)
+		}
+	}
+}
+
 // loadContextCase reads a loaded case: the comment's "budget: N" directive,
 // the document (the file with the cursor), other buffers (the other
 // files) and the want section's checks.
