@@ -103,9 +103,6 @@ func (c *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 // Close ends the session's connection.
 func (c *Client) Close() error { return c.conn.Close() }
 
-// Done is closed when the connection has ended (closed by either side).
-func (c *Client) Done() <-chan struct{} { return c.conn.Done() }
-
 // Call sends a request and decodes its result into result (may be nil).
 // When ctx ends before the answer it tells the server with
 // $/cancelRequest, as editors do when a keystroke supersedes a pending

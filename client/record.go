@@ -101,6 +101,7 @@ func (c *Client) matching(method string, call bool) []json.RawMessage {
 // one; Await returns ctx's error, or an error when the connection ends,
 // if ok never accepts.
 func (c *Client) Await(ctx context.Context, ok func([]Message) bool) error {
+	ended := false
 	for {
 		c.mu.Lock()
 		log, changed := c.log, c.changed
@@ -108,17 +109,13 @@ func (c *Client) Await(ctx context.Context, ok func([]Message) bool) error {
 		if ok(log[:len(log):len(log)]) {
 			return nil
 		}
+		if ended {
+			return fmt.Errorf("the connection ended while waiting")
+		}
 		select {
 		case <-changed:
 		case <-c.conn.Done():
-			// One last look: the message may have come with the close.
-			c.mu.Lock()
-			log = c.log
-			c.mu.Unlock()
-			if ok(log[:len(log):len(log)]) {
-				return nil
-			}
-			return fmt.Errorf("the connection ended while waiting")
+			ended = true // one last look: the message may have come with the close
 		case <-ctx.Done():
 			return ctx.Err()
 		}

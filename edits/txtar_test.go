@@ -2,6 +2,7 @@ package edits
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -75,21 +76,27 @@ func runCase(t *testing.T, c *marker.Case) {
 }
 
 // pipeline runs one quick edit the way the LSP server and Run do, and
-// returns the region it sent.
+// returns the region the model was sent.
 func pipeline(doc *text.Text, tree *syntax.Tree, start, end int, instruction, name, reply string) (string, []Edit, string, error) {
 	region, err := Scope(doc, tree, start, end)
 	if err != nil {
 		return "", nil, "", err
 	}
-	edits, err := Rewrite(context.Background(), &fakeModel{reply: reply}, Quick{
+	m := &fakeModel{reply: reply}
+	edits, err := Rewrite(context.Background(), m, Quick{
 		Doc: doc, Tree: tree, Region: region, Instruction: instruction, Path: name,
 	})
-	regionText := doc.String()[region.Start:region.End]
+	if len(m.reqs) != 1 {
+		return "", nil, "", fmt.Errorf("the model was asked %d times, want once", len(m.reqs))
+	}
+	// What the model was sent, not the region's text: the golden checks
+	// the request.
+	sent := m.reqs[0].Prefix
 	if err != nil {
-		return regionText, nil, "", err
+		return sent, nil, "", err
 	}
 	out, err := Apply(doc.String(), edits)
-	return regionText, edits, out, err
+	return sent, edits, out, err
 }
 
 // formatEdits renders edits as the want-edits golden.

@@ -109,7 +109,8 @@ func (e *fakeEditor) initialize(profile string, opts any) map[string]any {
 }
 
 // initializeWith is initialize with the client's positionEncodings
-// replaced when encodings is not nil.
+// replaced when encodings is not nil. The client's handshake sends
+// initialized and speaks the encoding the server chose from then on.
 func (e *fakeEditor) initializeWith(profile string, opts any, encodings []string) map[string]any {
 	e.t.Helper()
 	params := e.clientParams(profile)
@@ -120,9 +121,16 @@ func (e *fakeEditor) initializeWith(profile string, opts any, encodings []string
 		caps := params["capabilities"].(map[string]any)
 		caps["general"] = map[string]any{"positionEncodings": encodings}
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	raw, err := e.InitializeWith(ctx, params)
+	if err != nil {
+		e.t.Fatal(err)
+	}
 	var result map[string]any
-	e.mustCall("initialize", params, &result)
-	e.notify("initialized", map[string]any{})
+	if err := json.Unmarshal(raw, &result); err != nil {
+		e.t.Fatal(err)
+	}
 	return result
 }
 
@@ -141,9 +149,12 @@ func (e *fakeEditor) clientParams(profile string) map[string]any {
 	return params
 }
 
+// open opens a document at version 1.
 func (e *fakeEditor) open(uri, languageID, content string) {
-	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": uri, "languageId": languageID, "version": 1, "text": content}})
+	e.t.Helper()
+	if err := e.Open(context.Background(), uri, languageID, content); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 // change sends one incremental change replacing the range with s.

@@ -66,7 +66,7 @@ func Load(path string) (*Case, error) {
 	}
 	c := &Case{Path: path, Name: strings.TrimSuffix(filepath.Base(path), ".txtar"), Comment: string(ar.Comment),
 		sections: map[string]string{}, goldens: map[string]string{}}
-	_, crlf := c.Directive("crlf")
+	crlf := c.CRLF()
 	for _, f := range ar.Files {
 		if isSection(f.Name) {
 			if _, dup := c.sections[f.Name]; dup {

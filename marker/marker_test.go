@@ -88,11 +88,11 @@ func runEdit(t *testing.T, c *marker.Case, enc string) {
 	for i, e := range es {
 		applied[i] = edits.Edit{Start: e.Start, End: e.End, Text: e.Text}
 	}
-	result, err := edits.Apply(s.doc.String(), applied)
+	result, err := edits.Apply(f.Text, applied)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Golden("want-edits", marker.FormatEdits(s.doc.String(), es), marker.Exact, "want-error"); err != nil {
+	if err := c.Golden("want-edits", marker.FormatEdits(f.Text, es), marker.Exact, "want-error"); err != nil {
 		t.Error(err)
 	}
 	if err := c.Golden("want", result, marker.Text, "want-error"); err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/client"
 	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/lsp"
 	"github.com/wisp-lsp/wisp/marker"
 	"github.com/wisp-lsp/wisp/text"
@@ -32,7 +32,6 @@ type session struct {
 	*client.Client
 	t      *testing.T
 	uri    string
-	doc    *text.Text
 	served chan int
 	// queries holds what the model server was asked, in order.
 	queries *queries
@@ -65,10 +64,14 @@ func (q *queries) edit() (modelserver.Query, bool) {
 	return modelserver.Query{}, false
 }
 
-// languageIDs are the languageId an editor sends for each extension.
-var languageIDs = map[string]string{
-	".go": "go", ".py": "python", ".ts": "typescript", ".tsx": "typescriptreact", ".js": "javascript",
-	".rs": "rust", ".c": "c", ".java": "java",
+// languageID is the languageId an editor sends for the file name: the
+// language table's first id for its extension, "" for a language wisp
+// does not know.
+func languageID(name string) string {
+	if l := lang.Detect("", name); l != nil {
+		return l.IDs[0]
+	}
+	return ""
 }
 
 // start serves one case: the model server answers every query with the
@@ -108,7 +111,7 @@ func start(t *testing.T, c *marker.Case, enc string) *session {
 			return provider.Open(m, func(string) string { return "" }, nil)
 		}})
 	serverEnd, clientEnd := net.Pipe()
-	s := &session{t: t, uri: "file:///markers/" + f.Name, doc: text.New(f.Text), served: make(chan int, 1), queries: q}
+	s := &session{t: t, uri: "file:///markers/" + f.Name, served: make(chan int, 1), queries: q}
 	go func() { s.served <- srv.Serve(context.Background(), serverEnd) }()
 	s.Client = client.New(clientEnd, client.Options{Record: true, PositionEncodings: []string{enc},
 		ApplyEdit: func(json.RawMessage) bool { return true }})
@@ -121,7 +124,7 @@ func start(t *testing.T, c *marker.Case, enc string) *session {
 	if got := s.Encoding().String(); got != enc {
 		t.Fatalf("the server chose %s where the editor offered only %s", got, enc)
 	}
-	if err := s.Open(ctx, s.uri, languageIDs[filepath.Ext(f.Name)], f.Text); err != nil {
+	if err := s.Open(ctx, s.uri, languageID(f.Name), f.Text); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -162,7 +165,7 @@ func (s *session) complete(cursor int) (got string, ok bool, err error) {
 		return "", false, err
 	}
 	it := items[0]
-	src := s.doc.String()
+	src := s.Text(s.uri).String()
 	after := src[:it.Start] + it.Text + src[it.End:]
 	before, rest := src[:cursor], src[cursor:]
 	if !strings.HasPrefix(after, before) || !strings.HasSuffix(after[len(before):], rest) {
@@ -180,7 +183,7 @@ func (s *session) edit(start, end int, instruction string) ([]marker.Edit, error
 	}
 	var out []marker.Edit
 	for _, raw := range s.Requests("workspace/applyEdit") {
-		es, err := parseApplyEdit(s.doc, s.uri, raw, s.Encoding())
+		es, err := parseApplyEdit(s.Text(s.uri), s.uri, raw, s.Encoding())
 		if err != nil {
 			return nil, err
 		}

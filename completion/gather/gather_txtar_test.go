@@ -18,16 +18,16 @@ import (
 // case is a document with a cursor, optional other buffers, a budget and
 // the facts the chosen context must show (see testdata/context/README.md).
 func TestContextCases(t *testing.T) {
-	paths, err := filepath.Glob("../../testdata/context/*.txtar")
+	cases, err := marker.Glob("../../testdata/context/*.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) < 8 {
-		t.Fatalf("found %d context cases, want at least 8", len(paths))
+	if len(cases) < 8 {
+		t.Fatalf("found %d context cases, want at least 8", len(cases))
 	}
-	for _, p := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
-			in, want := loadContextCase(t, p)
+	for _, mc := range cases {
+		t.Run(mc.Name, func(t *testing.T) {
+			in, want := loadContextCase(t, mc)
 			c := gather.Gather(in)
 			for _, w := range want {
 				if msg := w.check(in, c); msg != "" {
@@ -41,16 +41,33 @@ func TestContextCases(t *testing.T) {
 	}
 }
 
-// loadContextCase reads a case: the comment's "budget: N" directive,
-// the document (the file with the cursor), other buffers (the other
-// files) and the want section's checks.
-func loadContextCase(t *testing.T, path string) (gather.Input, []contextCheck) {
-	t.Helper()
-	c, err := marker.Load(path)
+// TestContextCasesCatchAnEmptyContext proves the cases can fail: a
+// context that holds nothing must break every one of them.
+func TestContextCasesCatchAnEmptyContext(t *testing.T) {
+	cases, err := marker.Glob("../../testdata/context/*.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, mc := range cases {
+		in, want := loadContextCase(t, mc)
+		empty := gather.Context{Budget: max(in.Budget, 1)}
+		failed := false
+		for _, w := range want {
+			failed = failed || w.check(in, empty) != ""
+		}
+		if !failed {
+			t.Errorf("%s: an empty context passes every check", mc.Name)
+		}
+	}
+}
+
+// loadContextCase reads a loaded case: the comment's "budget: N" directive,
+// the document (the file with the cursor), other buffers (the other
+// files) and the want section's checks.
+func loadContextCase(t *testing.T, c *marker.Case) (gather.Input, []contextCheck) {
+	t.Helper()
 	var in gather.Input
+	var err error
 	if v, ok := c.Directive("budget"); ok {
 		if in.Budget, err = strconv.Atoi(v); err != nil {
 			t.Fatalf("budget: %v", err)
