@@ -44,10 +44,7 @@ func strictLimits(opts Options) limits {
 	if !opts.Strict {
 		return limits{}
 	}
-	return limits{
-		inFlight: cmpOr(opts.MaxInFlight, strictMaxInFlight),
-		streams:  cmpOr(opts.MaxStreams, strictMaxStreams),
-	}
+	return limits{inFlight: strictMaxInFlight, streams: strictMaxStreams}
 }
 
 // connAge is when a WebSocket is closed; 0 means never.
@@ -56,13 +53,6 @@ func connAge(opts Options) time.Duration {
 		return strictMaxConnAge
 	}
 	return opts.MaxConnAge
-}
-
-func cmpOr(v, def int) int {
-	if v > 0 {
-		return v
-	}
-	return def
 }
 
 // admit decides whether a response.create on streamID may start. It
