@@ -2,7 +2,6 @@ package modelserver
 
 import (
 	"fmt"
-	"net/http"
 	"time"
 )
 
@@ -95,8 +94,5 @@ func (c *wsConn) ignoreCancel(id, streamID string) {
 		l.cancelled.Store(true) // asked, not done: counts the tokens it goes on making
 	}
 	c.s.counts.cancelsIgnored.Add(1)
-	c.write(errorEvent{Type: "error", Status: http.StatusBadRequest, Error: apiError{
-		Type: "invalid_request_error", Code: codeUnknownType,
-		Message: `unknown event type "response.cancel"`,
-	}})
+	c.write(unknownEvent("", "response.cancel"))
 }
