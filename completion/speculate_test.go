@@ -61,18 +61,25 @@ func TestLookAheadTakenWhileStreaming(t *testing.T) {
 }
 
 // A look-ahead nobody takes is counted as wasted: every delta after the
-// shown line's break.
+// shown line's break. Taken after its generation ended, it is no longer
+// counted so.
 func TestLookAheadNotTakenIsWasted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := &scriptedModel{reply: " b\n\treturn s\n"}
 		e := speculating(m, false, true)
 		defer e.Close()
-		if s, err := e.Suggest(context.Background(), query(text.New(lineSrc), lineEnd)); err != nil || s.Text != " b" {
+		doc := text.New(lineSrc)
+		if s, err := e.Suggest(context.Background(), query(doc, lineEnd)); err != nil || s.Text != " b" {
 			t.Fatalf("suggestion %+v, %v", s, err)
 		}
 		synctest.Wait()
 		if st, want := e.Stats(), int64(len("\treturn s\n")); st.LookAheadWastedTokens != want || st.LookAheadUsed != 0 {
 			t.Fatalf("stats %+v: want %d look-ahead tokens wasted, none used", st, want)
+		}
+		doc = typeAt(e, doc, lineEnd, " b")
+		typeAt(e, doc, lineEnd+2, "\n")
+		if st := e.Stats(); st.LookAheadUsed != 1 || st.LookAheadWastedTokens != 0 || m.requests.Load() != 1 {
+			t.Fatalf("stats %+v, %d model requests: want the ended look-ahead used, none of it wasted, no new request", st, m.requests.Load())
 		}
 	})
 }
