@@ -270,3 +270,33 @@ func TestLookAheadWithCRLF(t *testing.T) {
 		}
 	})
 }
+
+// A suggestion of several lines is speculated on only once half of it is
+// typed: most are left before their end.
+func TestBlockSpeculatedOnceHalfTyped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const src = "package p\n\nfunc f() int {\n    \n}\n"
+		at := len("package p\n\nfunc f() int {\n    ")
+		m := &scriptedModel{reply: "x := 1\n    return x"}
+		e := speculating(m, true, false)
+		defer e.Close()
+		doc := text.New(src)
+		s, err := e.Suggest(context.Background(), query(doc, at))
+		if err != nil || s.Text != m.reply {
+			t.Fatalf("suggestion %q, %v; want %q", s.Text, err, m.reply)
+		}
+		third, half := len(s.Text)/3, len(s.Text)/2+1
+		for _, key := range []string{s.Text[:third], s.Text[third:half]} {
+			synctest.Wait()
+			if n := m.requests.Load(); n != 1 {
+				t.Fatalf("%d model requests before half the block was typed, want 1", n)
+			}
+			doc = typeAt(e, doc, at, key)
+			at += len(key)
+		}
+		synctest.Wait()
+		if st := e.Stats(); st.Speculative != 1 || m.requests.Load() != 2 {
+			t.Fatalf("stats %+v, %d model requests: want one speculation once half the block was typed", st, m.requests.Load())
+		}
+	})
+}
