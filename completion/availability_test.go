@@ -2,6 +2,7 @@ package completion_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -169,6 +170,29 @@ func TestStatusOncePerChange(t *testing.T) {
 		}
 		if st := e.Stats(); st.Failures != 20 {
 			t.Fatalf("failures = %d, want 20", st.Failures)
+		}
+	})
+}
+
+// A failure of another kind while the model is unavailable is told once
+// more, so the status names the current reason (a key that stopped
+// working, say, after the endpoint came back).
+func TestStatusToldAgainForANewKindOfFailure(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		auth := &transport.Error{Kind: transport.KindAuth, Message: "API key rejected"}
+		m := &flakyModel{errs: []error{unavailable, unavailable, auth, auth}, reply: "42"}
+		var log statusLog
+		e := flakyEngine(m, &log)
+		defer e.Close()
+		doc := text.New(src)
+		for i := range 5 {
+			doc = typeAt(e, doc, cursor+i, " ")
+			e.Suggest(context.Background(), query(doc, cursor+i+1))
+			synctest.Wait()
+		}
+		want := []string{completion.StatusUnavailable, completion.StatusUnavailable, completion.StatusReady}
+		if got := log.states(); !slices.Equal(got, want) {
+			t.Fatalf("statuses %q over two failures of each of two kinds and an answer; want %q", got, want)
 		}
 	})
 }

@@ -190,3 +190,37 @@ func TestTypedPastAGenerationAsksAgain(t *testing.T) {
 		})
 	}
 }
+
+// A generation started again because typing outran its predecessor does
+// not bet on typing a second time: a key typed before its first token
+// drops it, stopping it at the model, instead of riding on it.
+func TestRestartedGenerationDoesNotBetTwice(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: "ab", gap: 100 * time.Millisecond}
+		e := engine(m, time.Second)
+		defer e.Close()
+		doc := text.New(src)
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { e.Suggest(ctx, query(doc, cursor)) })
+		time.Sleep(50 * time.Millisecond)
+		typed := typeAt(e, doc, cursor, "x") // agrees: the model has said nothing yet
+		cancel()
+		wg.Wait()
+		// Asked at the new cursor, the first generation ends with "ab",
+		// not "x": the engine asks again.
+		wg.Go(func() { e.Suggest(context.Background(), query(typed, cursor+1)) })
+		for m.requests.Load() < 2 {
+			time.Sleep(time.Millisecond)
+		}
+		typeAt(e, typed, cursor+1, "y")
+		synctest.Wait()
+		if n := m.cancelled.Load(); n != 1 {
+			t.Fatalf("%d generations cancelled at the model; want the restarted one, dropped by the key typed before its first token", n)
+		}
+		wg.Wait()
+		if n := m.requests.Load(); n != 2 {
+			t.Fatalf("%d model requests, want 2", n)
+		}
+	})
+}

@@ -28,7 +28,7 @@ func liftLineStop(req *transport.Request, plan shape.Plan, doc *text.Text, curso
 // atLineEnd reports whether rest, the text after a cursor, starts with a
 // line break or is empty.
 func atLineEnd(rest string) bool {
-	return rest == "" || strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n")
+	return rest == "" || lineBreakOf(rest) != ""
 }
 
 // pastShownLocked reports whether typed, which the model's text agrees

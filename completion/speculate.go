@@ -73,7 +73,8 @@ func (e *Engine) speculate(next *successor) {
 	src := b.doc.String()
 	future := src[:b.anchor] + next.full + src[b.anchor:]
 	cursor := b.anchor + len(next.full)
-	plan := shape.Decide(text.New(future), nil, cursor)
+	doc := text.New(future)
+	plan := shape.Decide(doc, nil, cursor)
 	lead := ""
 	if !plan.Multiline && lookAheadTail(next.raw, next.full) != "" {
 		return // b looked ahead: its next lines are the speculation (lookAheadLocked)
@@ -89,12 +90,13 @@ func (e *Engine) speculate(next *successor) {
 		lead = lineBreak(plan)
 		future = future[:cursor] + lead + future[cursor:]
 		cursor += len(lead)
-		plan = shape.Decide(text.New(future), nil, cursor)
+		doc = text.New(future)
+		plan = shape.Decide(doc, nil, cursor)
 	}
 	req := e.followRequest(b.req, next.full+lead, plan)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	sp := &generation{uri: b.uri, anchor: cursor, doc: text.New(future), plan: plan, cancel: cancel,
+	sp := &generation{uri: b.uri, anchor: cursor, doc: doc, plan: plan, cancel: cancel,
 		start: time.Now(), req: req, speculative: true, lead: lead, updated: make(chan struct{})}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -61,18 +61,25 @@ func TestLookAheadTakenWhileStreaming(t *testing.T) {
 }
 
 // A look-ahead nobody takes is counted as wasted: every delta after the
-// shown line's break.
+// shown line's break. Taken after its generation ended, it is no longer
+// counted so.
 func TestLookAheadNotTakenIsWasted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := &scriptedModel{reply: " b\n\treturn s\n"}
 		e := speculating(m, false, true)
 		defer e.Close()
-		if s, err := e.Suggest(context.Background(), query(text.New(lineSrc), lineEnd)); err != nil || s.Text != " b" {
+		doc := text.New(lineSrc)
+		if s, err := e.Suggest(context.Background(), query(doc, lineEnd)); err != nil || s.Text != " b" {
 			t.Fatalf("suggestion %+v, %v", s, err)
 		}
 		synctest.Wait()
 		if st, want := e.Stats(), int64(len("\treturn s\n")); st.LookAheadWastedTokens != want || st.LookAheadUsed != 0 {
 			t.Fatalf("stats %+v: want %d look-ahead tokens wasted, none used", st, want)
+		}
+		doc = typeAt(e, doc, lineEnd, " b")
+		typeAt(e, doc, lineEnd+2, "\n")
+		if st := e.Stats(); st.LookAheadUsed != 1 || st.LookAheadWastedTokens != 0 || m.requests.Load() != 1 {
+			t.Fatalf("stats %+v, %d model requests: want the ended look-ahead used, none of it wasted, no new request", st, m.requests.Load())
 		}
 	})
 }
@@ -260,6 +267,36 @@ func TestLookAheadWithCRLF(t *testing.T) {
 		}
 		if st := e.Stats(); st.LookAheadUsed != 1 {
 			t.Fatalf("stats %+v: want the look-ahead used", st)
+		}
+	})
+}
+
+// A suggestion of several lines is speculated on only once half of it is
+// typed: most are left before their end.
+func TestBlockSpeculatedOnceHalfTyped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const src = "package p\n\nfunc f() int {\n    \n}\n"
+		at := len("package p\n\nfunc f() int {\n    ")
+		m := &scriptedModel{reply: "x := 1\n    return x"}
+		e := speculating(m, true, false)
+		defer e.Close()
+		doc := text.New(src)
+		s, err := e.Suggest(context.Background(), query(doc, at))
+		if err != nil || s.Text != m.reply {
+			t.Fatalf("suggestion %q, %v; want %q", s.Text, err, m.reply)
+		}
+		third, half := len(s.Text)/3, len(s.Text)/2+1
+		for _, key := range []string{s.Text[:third], s.Text[third:half]} {
+			synctest.Wait()
+			if n := m.requests.Load(); n != 1 {
+				t.Fatalf("%d model requests before half the block was typed, want 1", n)
+			}
+			doc = typeAt(e, doc, at, key)
+			at += len(key)
+		}
+		synctest.Wait()
+		if st := e.Stats(); st.Speculative != 1 || m.requests.Load() != 2 {
+			t.Fatalf("stats %+v, %d model requests: want one speculation once half the block was typed", st, m.requests.Load())
 		}
 	})
 }

@@ -23,6 +23,10 @@ func TestDecide(t *testing.T) {
 		{"a.go", "package a\n\nfunc f() {\n\tx := g(‸)\n}\n", "inside brackets", "\t", "\t", ""},
 		{"a.go", "package a\n\nfunc f() {‸\n}\n", "new block", "\t", "\t", "}\n"},
 		{"a.go", "package a\n\nfunc f() {\n\t‸\n}\n", "empty body", "\t", "\t", "}\n"},
+		// gofmt keeps a switch's and a select's case labels at their level.
+		{"a.go", "package a\n\nfunc f() {\n\tswitch x {‸\n}\n", "new block", "\t", "\t", "}\n"},
+		{"a.go", "package a\n\nfunc f() {\n\tselect {‸\n}\n", "new block", "\t", "\t", "}\n"},
+		{"a.go", "package a\n\nfunc f() {\n\tselected {‸\n}\n", "new block", "\t\t", "\t", "}\n"},
 		{"a.go", "package a\n\nfunc f() {\n\tx := 1\n\t‸\n\tg(x)\n}\n", "blank line", "\t", "\t", "}\n"},
 		{"a.go", "package a\n\nfunc f() {\n\tx := y‸ + 1\n}\n", "mid-line", "\t", "\t", ""},
 		{"a.go", "package a\n\n// Hello ‸\n", "in comment", "", "\t", ""},
@@ -145,5 +149,30 @@ func BenchmarkFit(b *testing.B) {
 		if _, ok := shape.Fit(doc, tree, cursor, p, reply); !ok {
 			b.Fatal("no completion")
 		}
+	}
+}
+
+// A new block the document does not close gets its closing brace after
+// the body the model wrote (the model stops at that brace), except when
+// the body was cut short at the plan's line bound: it is not finished.
+func TestFitClosesANewBlock(t *testing.T) {
+	doc, cursor := docAt(t, "package a\n\nfunc f() {‸\n")
+	tree := parse(t, "a.go", doc)
+	p := shape.Decide(doc, tree, cursor)
+	if got, ok := shape.Fit(doc, tree, cursor, p, "\n\treturn\n"); !ok || got != "\n\treturn\n}" {
+		t.Errorf("a short body: %q, %v; want it closed", got, ok)
+	}
+	var long strings.Builder
+	for i := range p.MaxLines + 5 {
+		fmt.Fprintf(&long, "\n\tx%d++", i)
+	}
+	if got, ok := shape.Fit(doc, tree, cursor, p, long.String()); !ok || strings.HasSuffix(got, "}") || strings.Count(got, "\n") < p.MaxLines-1 {
+		t.Errorf("a body past %d lines: %q, %v; want it cut, not closed", p.MaxLines, got, ok)
+	}
+	closed, cursor := docAt(t, "package a\n\nfunc f() {‸\n}\n")
+	tree = parse(t, "a.go", closed)
+	p = shape.Decide(closed, tree, cursor)
+	if got, ok := shape.Fit(closed, tree, cursor, p, "\n\treturn\n"); !ok || got != "\n\treturn" {
+		t.Errorf("a body the document closes: %q, %v; want it as written", got, ok)
 	}
 }

@@ -19,6 +19,11 @@ func TestContinuation(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte(file), 0o644)
 	// A second file shares the tail of the prompt below but not all of it.
 	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package q\n\nfunc f() int {\n\tx := 1\n\treturn x\n}\n"), 0o644)
+	// A third repeats a long run inside itself: the prompt's last 256
+	// bytes occur twice there, and only a longer tail tells them apart.
+	rep := strings.Repeat("\tn++ // again\n", 25)
+	twice := "package d\n\nfunc one() {\n" + rep + "\treturn 1\n}\n\nfunc two() {\n" + rep + "\treturn 2\n}\n"
+	os.WriteFile(filepath.Join(dir, "d.go"), []byte(twice), 0o644)
 	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".git", "c.go"), []byte(file+"junk"), 0o644)
 	c, err := NewContinuation(dir, TextBackend("fallback"))
@@ -43,6 +48,7 @@ func TestContinuation(t *testing.T) {
 		{"up to the suffix", Query{Prefix: file[:at], Suffix: "\treturn x + y\n}\n"}, " 1\n\ty := 2\n"},
 		{"up to a stop", Query{Prefix: file[:at], Stop: []string{"\n"}}, " 1"},
 		{"bounded by max tokens", Query{Prefix: file[:at], MaxTokens: 1}, file[at : at+8]},
+		{"a tail twice in one file", Query{Prefix: twice[:strings.Index(twice, "\treturn 2")]}, "\treturn 2\n}\n"},
 		{"not in the files", Query{Prefix: "func g() {\n\tz :="}, "fallback"},
 		{"a quick edit", Query{Prefix: file[:at], Instruction: "rename x"}, "fallback"},
 	}

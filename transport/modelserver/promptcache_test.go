@@ -115,3 +115,42 @@ func TestPromptCacheForgetsAfterTTL(t *testing.T) {
 		t.Fatalf("past the TTL: %d uncached tokens, want the whole prompt", n)
 	}
 }
+
+// A prompt a later one was read from stays warm from that read: past the
+// TTL from when it was sent, but within it from the read, it is cached.
+func TestPromptCacheHitKeepsTheSharedPromptWarm(t *testing.T) {
+	var c promptCache
+	t0 := time.Unix(0, 0)
+	long := Query{Prefix: longPrefix, Suffix: "}\n" + strings.Repeat("\treturn count\n", 50)}
+	short := Query{Prefix: longPrefix, Suffix: "}"}
+	if n := c.admit(long, t0, time.Minute); n < 3000 {
+		t.Fatalf("cold prompt: %d uncached tokens", n)
+	}
+	if n := c.admit(short, t0.Add(50*time.Second), time.Minute); n != 0 {
+		t.Fatalf("a prefix of a cached prompt: %d uncached tokens, want 0", n)
+	}
+	if n := c.admit(long, t0.Add(100*time.Second), time.Minute); n != 0 {
+		t.Fatalf("100 s after it was sent, 50 s after it was read from: %d uncached tokens, want 0", n)
+	}
+}
+
+// The cache remembers the last recentPrompts prompts: one more pushes the
+// oldest out.
+func TestPromptCacheKeepsTheLastPrompts(t *testing.T) {
+	var c promptCache
+	now := time.Unix(0, 0)
+	first := Query{System: "first", Prefix: longPrefix}
+	c.admit(first, now, 0)
+	for i := range recentPrompts - 1 {
+		c.admit(Query{System: strings.Repeat("x", i+1), Prefix: "other"}, now, 0)
+	}
+	if n := c.admit(first, now, 0); n != 0 {
+		t.Fatalf("among the last %d prompts: %d uncached tokens, want 0", recentPrompts, n)
+	}
+	for i := range recentPrompts {
+		c.admit(Query{System: strings.Repeat("y", i+1), Prefix: "other"}, now, 0)
+	}
+	if n := c.admit(first, now, 0); n < 3000 {
+		t.Fatalf("%d prompts later: %d uncached tokens, want the whole prompt", recentPrompts, n)
+	}
+}

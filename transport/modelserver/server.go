@@ -45,9 +45,6 @@ type Options struct {
 	// answered with an error event and does not stop the response, and
 	// the per-connection limits are enforced (wsstrict.go).
 	Strict bool
-	// MaxInFlight and MaxStreams replace strict mode's limits of 16
-	// responses in flight and 32 stream_ids per connection; 0 keeps them.
-	MaxInFlight, MaxStreams int
 	// UncachedPer1K turns on the prompt-cache model: a request's first
 	// token comes this much later for every thousand prompt tokens that
 	// are not a prefix of a recent prompt (warm-ups included). 0 means

@@ -138,7 +138,7 @@ func (c *wsConn) readLoop() {
 				c.cancelLane(req.ResponseID, req.StreamID)
 			}
 		default:
-			c.write(badRequest(req.StreamID, "unknown_event_type", fmt.Sprintf("unknown event type %q", req.Type)))
+			c.write(unknownEvent(req.StreamID, req.Type))
 		}
 	}
 }
@@ -147,6 +147,12 @@ func (c *wsConn) readLoop() {
 func badRequest(streamID, code, msg string) errorEvent {
 	return errorEvent{Type: "error", StreamID: streamID, Status: http.StatusBadRequest,
 		Error: apiError{Type: "invalid_request_error", Code: code, Message: msg}}
+}
+
+// unknownEvent is the answer to an event of a type the server does not
+// know.
+func unknownEvent(streamID, typ string) errorEvent {
+	return badRequest(streamID, codeUnknownType, fmt.Sprintf("unknown event type %q", typ))
 }
 
 // write sends one event; a failed write means the connection is going,

@@ -2,7 +2,6 @@ package modelserver
 
 import (
 	"fmt"
-	"net/http"
 	"time"
 )
 
@@ -44,10 +43,7 @@ func strictLimits(opts Options) limits {
 	if !opts.Strict {
 		return limits{}
 	}
-	return limits{
-		inFlight: cmpOr(opts.MaxInFlight, strictMaxInFlight),
-		streams:  cmpOr(opts.MaxStreams, strictMaxStreams),
-	}
+	return limits{inFlight: strictMaxInFlight, streams: strictMaxStreams}
 }
 
 // connAge is when a WebSocket is closed; 0 means never.
@@ -56,13 +52,6 @@ func connAge(opts Options) time.Duration {
 		return strictMaxConnAge
 	}
 	return opts.MaxConnAge
-}
-
-func cmpOr(v, def int) int {
-	if v > 0 {
-		return v
-	}
-	return def
 }
 
 // admit decides whether a response.create on streamID may start. It
@@ -105,8 +94,5 @@ func (c *wsConn) ignoreCancel(id, streamID string) {
 		l.cancelled.Store(true) // asked, not done: counts the tokens it goes on making
 	}
 	c.s.counts.cancelsIgnored.Add(1)
-	c.write(errorEvent{Type: "error", Status: http.StatusBadRequest, Error: apiError{
-		Type: "invalid_request_error", Code: codeUnknownType,
-		Message: `unknown event type "response.cancel"`,
-	}})
+	c.write(unknownEvent("", "response.cancel"))
 }
