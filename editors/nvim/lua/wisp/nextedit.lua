@@ -80,11 +80,8 @@ function M.clear(bufnr)
   if st == nil then
     return
   end
-  bufstate.cancel(st)
   st.shown = nil
-  if vim.api.nvim_buf_is_valid(bufnr) then
-    vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
-  end
+  bufstate.reset(st, bufnr, ns)
 end
 
 -- expand replaces the tabs of s by spaces, as the buffer shows them:
