@@ -5,9 +5,21 @@ export interface ModelOptions {
   model?: string;
 }
 
+/** The wisp.nextEdit settings (DESIGN.md, Configuration). */
+export interface NextEditOptions {
+  enabled: boolean;
+  minPause: number;
+  aggressiveness: string;
+}
+
 /** What the extension sends as initializationOptions. */
 export interface InitOptions {
   model?: ModelOptions;
+  /**
+   * The wisp.nextEdit settings, only when the user set next edits on or
+   * off here: left at the default, wisp's own settings decide.
+   */
+  nextEdit?: NextEditOptions;
   /** Asks for wisp/status (and wisp/inlineCompletionPartial) notifications. */
   streaming: boolean;
 }
@@ -42,14 +54,40 @@ export function serverEnv(): Record<string, string> {
   return env;
 }
 
-/** initOptions reads the settings wisp takes from the editor: the model name. */
+/**
+ * initOptions reads the settings wisp takes from the editor: the model name
+ * and, when the user set next edits on or off here, wisp.nextEdit.*.
+ */
 export function initOptions(): InitOptions {
   const model = vscode.workspace.getConfiguration("wisp").get<string>("model", "").trim();
   const opts: InitOptions = { streaming: true };
   if (model !== "") {
     opts.model = { model };
   }
+  if (nextEditsSet() !== undefined) {
+    opts.nextEdit = nextEditOptions();
+  }
   return opts;
+}
+
+/** nextEditOptions reads the wisp.nextEdit settings wisp takes from the editor. */
+export function nextEditOptions(): NextEditOptions {
+  const cfg = vscode.workspace.getConfiguration("wisp.nextEdit");
+  return {
+    enabled: cfg.get<boolean>("enabled", false),
+    minPause: cfg.get<number>("minPause", 300),
+    aggressiveness: cfg.get<string>("aggressiveness", "medium"),
+  };
+}
+
+/**
+ * nextEditsSet returns wisp.nextEdit.enabled when the user set it (in any
+ * scope), undefined when it is left at its default: then wisp's own
+ * settings (config.toml, WISP_NEXT_EDIT) say whether next edits are on.
+ */
+export function nextEditsSet(): boolean | undefined {
+  const i = vscode.workspace.getConfiguration("wisp.nextEdit").inspect<boolean>("enabled");
+  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }
 
 /** serverPath is the wisp executable to start (setting wisp.path). */

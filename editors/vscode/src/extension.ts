@@ -4,7 +4,7 @@ import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import { affectsServer, initOptions, serverEnv, serverPath } from "./config";
 import { EarlyGhost, PartialParams } from "./earlyGhost";
-import { NextEdits, nextEditOptions, nextEditsSet } from "./nextEdit";
+import { NextEdits } from "./nextEdit";
 import { quickEdit } from "./quickEdit";
 import { Status, StatusParams } from "./status";
 
@@ -25,9 +25,7 @@ function newClient(output: vscode.LogOutputChannel, status: Status): LanguageCli
   const early = new EarlyGhost();
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
-    // wisp.nextEdit.* reach wisp only when the user set next edits on or
-    // off here; left at the default, wisp's own settings decide.
-    initializationOptions: { ...initOptions(), ...(nextEditsSet() !== undefined ? { nextEdit: nextEditOptions() } : {}) },
+    initializationOptions: initOptions(),
     outputChannel: output,
     middleware: early.middleware,
   };

@@ -7,6 +7,7 @@
 // Code's own ghost text can show and accept it.
 import * as vscode from "vscode";
 import { CancellationTokenSource, LanguageClient } from "vscode-languageclient/node";
+import { nextEditOptions, nextEditsSet } from "./config";
 
 /** The params of textDocument/copilotInlineEdit. */
 interface InlineEditParams {
@@ -39,26 +40,6 @@ export type NextEditStep = "jumped" | "applied" | "none";
 
 /** The context key set while a suggestion is shown (keybindings' `when`). */
 const visibleKey = "wisp.nextEditVisible";
-
-/** nextEditOptions reads the wisp.nextEdit settings wisp takes from the editor. */
-export function nextEditOptions(): { enabled: boolean; minPause: number; aggressiveness: string } {
-  const cfg = vscode.workspace.getConfiguration("wisp.nextEdit");
-  return {
-    enabled: cfg.get<boolean>("enabled", false),
-    minPause: cfg.get<number>("minPause", 300),
-    aggressiveness: cfg.get<string>("aggressiveness", "medium"),
-  };
-}
-
-/**
- * nextEditsSet returns wisp.nextEdit.enabled when the user set it (in any
- * scope), undefined when it is left at its default: then wisp's own
- * settings (config.toml, WISP_NEXT_EDIT) say whether next edits are on.
- */
-export function nextEditsSet(): boolean | undefined {
-  const i = vscode.workspace.getConfiguration("wisp.nextEdit").inspect<boolean>("enabled");
-  return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
-}
 
 /** NextEdits asks for, shows, and applies next-edit suggestions. */
 export class NextEdits implements vscode.Disposable, vscode.InlineCompletionItemProvider {

@@ -1,6 +1,6 @@
 -- Per-buffer state of the plugin's features (ghost text, next edits): its
 -- making when wisp attaches to a buffer, its teardown when the buffer goes,
--- and the cancelling of the request it has in flight.
+-- and the cancelling of the request it has in flight and of what it drew.
 local lsp = require("wisp.lsp")
 
 local M = {}
@@ -36,7 +36,7 @@ end
 
 -- cancel cancels the request the entry st has in flight (st.request_id),
 -- if any, and forgets it.
-function M.cancel(st)
+local function cancel(st)
   if st.request_id == nil then
     return
   end
@@ -45,6 +45,15 @@ function M.cancel(st)
     lsp.cancel(client, st.request_id)
   end
   st.request_id = nil
+end
+
+-- reset cancels the request of bufnr's entry st, if any, and removes what
+-- the feature drew in bufnr (the extmarks of its namespace ns).
+function M.reset(st, bufnr, ns)
+  cancel(st)
+  if vim.api.nvim_buf_is_valid(bufnr) then
+    vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+  end
 end
 
 return M

@@ -42,11 +42,8 @@ function M.clear(bufnr)
     return
   end
   st.timer:stop()
-  bufstate.cancel(st)
   st.ghost = nil
-  if vim.api.nvim_buf_is_valid(bufnr) then
-    vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
-  end
+  bufstate.reset(st, bufnr, ns)
 end
 
 local follow -- defined below, used by visible

@@ -287,31 +287,39 @@ function M.accept()
   return require("wisp.ghost").accept("all")
 end
 
-local function map(bufnr, lhs, fn, desc)
+-- map maps lhs (if set) in mode ("i" or "n") of bufnr to the keys the
+-- expression fn returns.
+function M.map(bufnr, mode, lhs, fn, desc)
   if not lhs then
     return
   end
-  vim.keymap.set("i", lhs, fn, { buffer = bufnr, expr = true, silent = true, desc = desc })
+  vim.keymap.set(mode, lhs, fn, { buffer = bufnr, expr = true, silent = true, desc = desc })
+end
+
+-- fallback returns the keys lhs gives when wisp has nothing for it: the
+-- accept key jumps to a suggested edit if there is one, and every key
+-- otherwise has its usual meaning.
+function M.fallback(lhs)
+  if lhs == (M.config.keymaps or {}).accept then
+    local key = require("wisp.nextedit").tab_key(vim.api.nvim_get_current_buf())
+    if key ~= nil then
+      return key
+    end
+  end
+  return vim.api.nvim_replace_termcodes(lhs, true, false, true)
 end
 
 -- set_keymaps installs the insert-mode keys for bufnr. Each key falls back
 -- to its usual meaning when there is no ghost text.
 function M.set_keymaps(bufnr)
   local keys = M.config.keymaps or {}
-  local function fallback(lhs)
-    if lhs == keys.accept then
-      -- Without ghost text, the accept key jumps to a suggested edit.
-      local key = require("wisp.nextedit").tab_key(vim.api.nvim_get_current_buf())
-      if key ~= nil then
-        return key
-      end
-    end
-    return vim.api.nvim_replace_termcodes(lhs, true, false, true)
+  local function map(lhs, fn, desc)
+    M.map(bufnr, "i", lhs, fn, desc)
   end
   if M.builtin() then
-    map(bufnr, keys.accept, function()
+    map(keys.accept, function()
       if not require("wisp.builtin").accept() then
-        return fallback(keys.accept)
+        return M.fallback(keys.accept)
       end
       return ""
     end, "wisp: accept the ghost text")
@@ -321,17 +329,17 @@ function M.set_keymaps(bufnr)
   local function via(kind, lhs)
     return function()
       if not ghost.visible(vim.api.nvim_get_current_buf()) then
-        return fallback(lhs)
+        return M.fallback(lhs)
       end
       return "<Cmd>lua require('wisp.ghost').accept('" .. kind .. "')<CR>"
     end
   end
-  map(bufnr, keys.accept, via("all", keys.accept), "wisp: accept the ghost text")
-  map(bufnr, keys.accept_word, via("word", keys.accept_word), "wisp: accept a word of the ghost text")
-  map(bufnr, keys.accept_line, via("line", keys.accept_line), "wisp: accept a line of the ghost text")
-  map(bufnr, keys.dismiss, function()
+  map(keys.accept, via("all", keys.accept), "wisp: accept the ghost text")
+  map(keys.accept_word, via("word", keys.accept_word), "wisp: accept a word of the ghost text")
+  map(keys.accept_line, via("line", keys.accept_line), "wisp: accept a line of the ghost text")
+  map(keys.dismiss, function()
     if not ghost.visible(vim.api.nvim_get_current_buf()) then
-      return fallback(keys.dismiss)
+      return M.fallback(keys.dismiss)
     end
     return "<Cmd>lua require('wisp.ghost').dismiss()<CR>"
   end, "wisp: dismiss the ghost text")

@@ -80,11 +80,8 @@ function M.clear(bufnr)
   if st == nil then
     return
   end
-  bufstate.cancel(st)
   st.shown = nil
-  if vim.api.nvim_buf_is_valid(bufnr) then
-    vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
-  end
+  bufstate.reset(st, bufnr, ns)
 end
 
 -- expand replaces the tabs of s by spaces, as the buffer shows them:
@@ -321,25 +318,18 @@ function M.dismiss()
   M.clear(vim.api.nvim_get_current_buf())
 end
 
-local function map(bufnr, lhs, fn, desc)
-  if lhs then
-    vim.keymap.set("n", lhs, fn, { buffer = bufnr, expr = true, silent = true, desc = desc })
-  end
-end
-
 -- set_keymaps installs the normal-mode keys; in insert mode <Tab> reaches
 -- tab through wisp's ghost-text key (init.lua), so that ghost text wins.
 local function set_keymaps(bufnr)
-  local keys = require("wisp").config.keymaps or {}
-  local function fallback(lhs)
-    return vim.api.nvim_replace_termcodes(lhs, true, false, true)
-  end
-  map(bufnr, keys.accept, function()
-    return M.tab_key(vim.api.nvim_get_current_buf()) or fallback(keys.accept)
+  local wisp = require("wisp")
+  local keys = wisp.config.keymaps or {}
+  -- The accept key jumps to, then applies, a suggestion (wisp.fallback).
+  wisp.map(bufnr, "n", keys.accept, function()
+    return wisp.fallback(keys.accept)
   end, "wisp: jump to the suggested edit, then apply it")
-  map(bufnr, keys.dismiss_edit, function()
+  wisp.map(bufnr, "n", keys.dismiss_edit, function()
     if not M.visible(vim.api.nvim_get_current_buf()) then
-      return fallback(keys.dismiss_edit)
+      return wisp.fallback(keys.dismiss_edit)
     end
     return "<Cmd>lua require('wisp.nextedit').dismiss()<CR>"
   end, "wisp: dismiss the suggested edit")
