@@ -92,8 +92,11 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	// container together in one piece: groups maps "path\x00header" to
 	// its piece's index in out and the members it shows.
 	type group struct {
-		at      int
-		members []string
+		at           int
+		members      []string
+		path, parent string   // the file and the type the members belong to
+		names        []string // the members' names
+		docs         bool     // some member shows its doc line
 	}
 	groups := map[string]*group{}
 	var out []Piece
@@ -117,7 +120,7 @@ func (g *gatherer) definitions(tokens int) []Piece {
 			key := s.Path + "\x00" + s.Container
 			gr := groups[key]
 			if gr == nil {
-				gr = &group{at: -1}
+				gr = &group{at: -1, path: s.Path, parent: s.Parent}
 			}
 			members := append(slices.Clip(gr.members), renderMember(s, comment))
 			p := newPiece("definition", definitionWhy(s), s.Path, inContainer(s.Container, members, comment), syntax.Span{})
@@ -133,6 +136,8 @@ func (g *gatherer) definitions(tokens int) []Piece {
 			seen[s.Signature] = true
 			perName[s.Name]++
 			gr.members = members
+			gr.names = append(gr.names, s.Name)
+			gr.docs = gr.docs || s.Doc != ""
 			if gr.at >= 0 {
 				out[gr.at] = p
 			} else {
@@ -153,6 +158,26 @@ func (g *gatherer) definitions(tokens int) []Piece {
 			types[s.Path+"\x00"+s.Name] = s.Signature
 		}
 		out = append(out, p)
+	}
+	// A type shown whole after some of its members were shown in their
+	// container already lists them: the group says it twice, unless it
+	// carries their doc lines, which the type's one line leaves out.
+	drop := map[int]bool{}
+	for _, gr := range groups {
+		sig, ok := types[gr.path+"\x00"+gr.parent]
+		if ok && gr.parent != "" && !gr.docs && !slices.ContainsFunc(gr.names, func(n string) bool { return !containsWord(sig, n) }) {
+			drop[gr.at] = true
+			tokens += out[gr.at].Tokens
+		}
+	}
+	if len(drop) > 0 {
+		kept := out[:0]
+		for i, p := range out {
+			if !drop[i] {
+				kept = append(kept, p)
+			}
+		}
+		out = kept
 	}
 	return append(out, g.members(syms, seen, comment, tokens+reserve)...)
 }
