@@ -112,7 +112,9 @@ func (g *gatherer) growCuts(left int) int {
 		before = s[lineStart:g.prefixStart]
 	}
 	if g.suffixCut {
-		after = s[g.suffixEnd:lineEnd]
+		// A side may end between a line's "\r" and "\n", past where
+		// LineEnd puts the line's end: nothing of it is left to take.
+		after = s[g.suffixEnd:max(lineEnd, g.suffixEnd)]
 	}
 	nb, cb := fitTail(before, left*3/4)
 	na, ca := fitHead(after, left-cb)
