@@ -24,6 +24,10 @@ func TestNeovim012NextEditInTmux(t *testing.T) {
 
 	// Line 5 is "\ttotal := 0.0": the screen shows tabs as 8 spaces.
 	s.text("5G^ciwsum")
+	// Back to normal mode, as one does after a rename: the model may
+	// offer ghost text after "sum" (the rest of the line), which is drawn
+	// in the line while in insert mode.
+	s.keys("Escape")
 	s.waitScreen(20*time.Second, "        sum := 0.0")
 	shown := s.waitScreen(20*time.Second, "                sum += x")
 	t.Logf("pause → suggestion on screen: %.0f ms after the rename was on screen (the plugin waits nextEdit.minPause, 300 ms, first)",
