@@ -52,7 +52,8 @@ func (g *gatherer) grow(tokens int) {
 	doc, s := g.doc, g.doc.String()
 	if g.prefixStart == g.cursor && g.suffixEnd == g.cursor {
 		l := doc.LineOf(g.cursor)
-		start, end := doc.LineStart(l), doc.LineEnd(l)
+		// A cursor between a line's "\r" and "\n" is past LineEnd.
+		start, end := doc.LineStart(l), max(doc.LineEnd(l), g.cursor)
 		if c := cost(s[start:g.cursor], left) + cost(s[g.cursor:end], left); end-start <= maxLineBytes && c <= left {
 			g.prefixStart, g.suffixEnd = start, end
 			left -= c
