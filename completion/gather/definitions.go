@@ -446,12 +446,31 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 	}
 	hash := commentPrefix(g.in.Tree, g.in.Path) == "# "
 	near := nearIdentifiers(src[from:word], src[g.cursor:after], hash, modules)
+	// What the file imports and does not use yet is what the code being
+	// written is about to use: it comes right after the object at the
+	// cursor, and an unused module's usual members are listed first.
+	unused := unusedImports(src, g.index.Imports, imported, modules)
 	g.qualifiers = qualifiersIn(near)
+	for _, w := range unused {
+		if modules[w] {
+			if !slices.Contains(g.qualifiers, w) {
+				g.qualifiers = append([]string{w}, g.qualifiers...)
+			}
+			continue
+		}
+		add(w)
+	}
 	for _, w := range near {
 		add(w)
-		if len(names) == maxDefinitionNames {
+		if len(names) >= maxDefinitionNames {
 			break
 		}
+	}
+	for i, w := range g.similarNames(hash, modules) {
+		if i == maxSimilarNames {
+			break
+		}
+		add(w)
 	}
 	// Then what the file imports by name: what it uses, further away.
 	for _, w := range imported {
@@ -463,6 +482,75 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 		}
 	}
 	return names, typing
+}
+
+// unusedImports returns the names among imported and modules (what the
+// file's imports bind) that src uses nowhere outside its import sections
+// (spans), in imported's order, then modules'. A use in a comment counts:
+// the scan is one pass over the words of src.
+func unusedImports(src string, spans []syntax.Span, imported []string, modules map[string]bool) []string {
+	want := make(map[string]bool, len(imported)+len(modules))
+	for _, n := range imported {
+		want[n] = true
+	}
+	for n := range modules {
+		want[n] = true
+	}
+	delete(want, "")
+	delete(want, "self")
+	delete(want, "*")
+	if len(want) == 0 {
+		return nil
+	}
+	used := map[string]bool{}
+	at := 0
+	for _, sp := range append(slices.Clip(spans), syntax.Span{Start: len(src), End: len(src)}) {
+		end := max(at, min(sp.Start, len(src)))
+		for i := at; i < end; {
+			if !isIdentStart(src[i]) || i > 0 && isIdentPart(src[i-1]) {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < end && isIdentPart(src[j]) {
+				j++
+			}
+			if w := src[i:j]; want[w] {
+				used[w] = true
+			}
+			i = j
+		}
+		at = max(at, min(sp.End, len(src)))
+	}
+	var out []string
+	for _, n := range imported {
+		if want[n] && !used[n] && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	var mods []string
+	for n := range modules {
+		if want[n] && !used[n] && !slices.Contains(out, n) {
+			mods = append(mods, n)
+		}
+	}
+	sort.Strings(mods)
+	return append(out, mods...)
+}
+
+// maxSimilarNames bounds the names of similar code looked up.
+const maxSimilarNames = 6
+
+// orderedIdentifiers returns the identifiers of the code s in the order
+// they first occur (as identifierOffsets reads them).
+func orderedIdentifiers(s string, hash bool, modules map[string]bool) []string {
+	at := identifierOffsets(s, hash, false, modules)
+	out := make([]string, 0, len(at))
+	for w := range at {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool { return at[out[i]] < at[out[j]] || at[out[i]] == at[out[j]] && out[i] < out[j] })
+	return out
 }
 
 // qualifiersIn returns the qualifiers of the "q.name" forms among names,
@@ -523,11 +611,23 @@ const suffixNameWeight = 2
 // bind) comes only as "m.name": alone it would name something else.
 func identifierOffsets(s string, hash, last bool, modules map[string]bool) map[string]int {
 	at := map[string]int{}
-	mark := func(w string, i int) {
+	eachIdentifier(s, hash, modules, func(w string, i int) {
 		if _, ok := at[w]; last || !ok {
 			at[w] = i
 		}
-	}
+	})
+	return at
+}
+
+// identifierCounts adds to count how often each identifier of s occurs
+// (as identifierOffsets reads them).
+func identifierCounts(s string, hash bool, modules map[string]bool, count map[string]int) {
+	eachIdentifier(s, hash, modules, func(w string, _ int) { count[w]++ })
+}
+
+// eachIdentifier calls mark for each identifier of s and where it starts,
+// as identifierOffsets describes.
+func eachIdentifier(s string, hash bool, modules map[string]bool, mark func(w string, i int)) {
 	prev, prevEnd := "", -1 // the last identifier and where it ended
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -561,7 +661,6 @@ func identifierOffsets(s string, hash, last bool, modules map[string]bool) map[s
 			i++
 		}
 	}
-	return at
 }
 
 // typesIn returns the type-like names (capitalised identifiers) in the

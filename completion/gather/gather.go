@@ -15,6 +15,7 @@ import (
 	"github.com/wisp-lsp/wisp/completion/history"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/workspace"
 )
 
 // Buffer is one open document as Gather reads it.
@@ -108,11 +109,12 @@ func (p Piece) placed() bool { return p.span != syntax.Span{} }
 // window. Measured with bench/context: without the workspace, past a
 // quarter the window lost more than the pieces brought; with workspace
 // definitions and similar code from related files, recall at 1,024 tokens
-// is flat from 25% to 55% (0.812, 0.813, 0.814), while the share of
-// other-file definitions the context holds grows with it (0.298 at 40%,
-// 0.324 at 50%, with recall 0.812 and 0.811): half keeps the window the
-// model reads most and shows it the signatures of what it calls.
-const extrasShare = 50
+// is flat from 25% to 60% (0.812, 0.813, 0.814; later 0.809 at both 50%
+// and 60%), while the share of other-file definitions the context holds
+// grows with it (0.298 at 40%, 0.324 at 50%, 0.343 at 60%); at 70% recall
+// falls (0.804). Three fifths keeps the window the model reads most and
+// shows it the signatures of what it calls.
+const extrasShare = 60
 
 // Gather chooses the context for a completion at in.Cursor. It never
 // fails and never panics on any text or cursor: with no tree, or on lines
@@ -196,6 +198,10 @@ type gatherer struct {
 	// none); frame the tokens of the prompt's lines around the file.
 	root  string
 	frame int
+	// similarFound holds the similar windows once similarDone is set
+	// (asked once per request).
+	similarFound []workspace.Snippet
+	similarDone  bool
 }
 
 func (g *gatherer) windowTokens() int {

@@ -3,6 +3,7 @@ package gather
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/workspace"
@@ -41,12 +42,8 @@ func (g *gatherer) similar(tokens int) []Piece {
 	if !ok || tokens <= 0 {
 		return nil
 	}
-	var words []string
-	for _, u := range identifiers(g.doc, g.cursor, similarQueryLines) {
-		words = append(words, u.name)
-	}
 	var out []Piece
-	for _, s := range sf.Similar(g.in.Path, words, maxSimilar) {
+	for _, s := range g.similarSnippets(sf) {
 		p := newPiece("similar", fmt.Sprintf("code like the cursor's (similarity %.2f), %s line %d", s.Score, filepath.Base(s.Path), s.Line+1),
 			s.Path, s.Text, syntax.Span{})
 		if p.Tokens > tokens {
@@ -57,3 +54,55 @@ func (g *gatherer) similar(tokens int) []Piece {
 	}
 	return out
 }
+
+// similarSnippets returns the windows like the code at the cursor, best
+// first, asking sf once per request.
+func (g *gatherer) similarSnippets(sf SimilarFinder) []workspace.Snippet {
+	if g.similarDone {
+		return g.similarFound
+	}
+	g.similarDone = true
+	var words []string
+	for _, u := range identifiers(g.doc, g.cursor, similarQueryLines) {
+		words = append(words, u.name)
+	}
+	g.similarFound = sf.Similar(g.in.Path, words, maxSimilar)
+	return g.similarFound
+}
+
+// similarNames returns the identifiers of the best windows like the code
+// at the cursor that the document does not use, in their order: what
+// code like this calls that this file has not called yet, which the
+// continuation may well call.
+func (g *gatherer) similarNames(hash bool, modules map[string]bool) []string {
+	sf, ok := g.in.Workspace.(SimilarFinder)
+	if !ok {
+		return nil
+	}
+	snippets := g.similarSnippets(sf)
+	if len(snippets) > similarNameWindows {
+		snippets = snippets[:similarNameWindows]
+	}
+	var out []string
+	src := g.doc.String()
+	for _, sn := range snippets {
+		if sn.Score < minNameSimilarity {
+			break
+		}
+		for _, w := range orderedIdentifiers(sn.Text, hash, modules) {
+			if !slices.Contains(out, w) && !containsWord(src, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// similarNameWindows is how many of the best similar windows lend their
+// names to the definition search.
+const similarNameWindows = 2
+
+// minNameSimilarity is the least similarity of a window whose names are
+// looked up: a window that shares little with the cursor's code lends
+// names it has no reason to use.
+const minNameSimilarity = 0.15

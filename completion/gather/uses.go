@@ -3,6 +3,7 @@ package gather
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wisp-lsp/wisp/syntax"
@@ -39,12 +40,48 @@ func (g *gatherer) uses(tokens int) []Piece {
 	found := uf.Uses(g.in.Path, qs, maxUses)
 	window := g.doc.String()[g.prefixStart:g.suffixEnd]
 	comment := commentPrefix(g.in.Tree, g.in.Path)
+	// What the window does not show, by qualifier.
+	unseen := map[string][]string{}
+	var qualified []string
+	for _, q := range qs {
+		for _, m := range found[q] {
+			if !containsWord(window, m) {
+				unseen[q] = append(unseen[q], m)
+				qualified = append(qualified, q+"."+m)
+			}
+		}
+	}
+	// A member of a module the workspace defines is shown by its
+	// signature, what the model needs to call it, while signatures fit in
+	// three quarters of the tokens; the others by name.
+	var out []Piece
+	defined := map[string]bool{}
+	if len(qualified) > 0 {
+		budget := tokens * 3 / 4
+		for _, s := range g.in.Workspace.Resolve(g.in.Path, qualified, len(qualified)) {
+			if s.Parent != "" || s.Signature == "" || defined[s.Name] {
+				continue
+			}
+			p := newPiece("definition", definitionWhy(s), s.Path, renderSymbol(s, comment), g.placeOf(s))
+			cost := p.Tokens
+			if !slices.ContainsFunc(out, func(o Piece) bool { return o.Path == s.Path }) {
+				cost += headerTokens + pathTokens(g.display(s.Path))
+			}
+			if cost > budget {
+				continue
+			}
+			budget -= cost
+			tokens -= cost
+			defined[s.Name] = true
+			out = append(out, p)
+		}
+	}
 	var b strings.Builder
 	var listed []string
 	for _, q := range qs {
 		var members []string
-		for _, m := range found[q] {
-			if !containsWord(window, m) {
+		for _, m := range unseen[q] {
+			if !defined[m] {
 				members = append(members, m)
 			}
 		}
@@ -62,8 +99,8 @@ func (g *gatherer) uses(tokens int) []Piece {
 		listed = append(listed, q)
 	}
 	if b.Len() == 0 {
-		return nil
+		return out
 	}
-	return []Piece{newPiece("uses", fmt.Sprintf("what %s and the files near it use after %s", filepath.Base(g.in.Path), strings.Join(listed, ", ")),
-		g.in.Path, b.String(), syntax.Span{})}
+	return append(out, newPiece("uses", fmt.Sprintf("what %s and the files near it use after %s", filepath.Base(g.in.Path), strings.Join(listed, ", ")),
+		g.in.Path, b.String(), syntax.Span{}))
 }
