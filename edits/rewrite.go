@@ -3,6 +3,7 @@ package edits
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
@@ -24,7 +25,16 @@ type Quick struct {
 	// OnDelta, when not nil, is called with each piece of the model's
 	// reply as it streams, on the goroutine that called Rewrite.
 	OnDelta func(delta string)
+	// Deadlines end a stalled reply; zero fields take DefaultDeadlines'.
+	Deadlines transport.Deadlines
 }
+
+// DefaultDeadlines bound a quick edit's reply. A rewrite is asked for
+// and waited on, unlike ghost text, and a large region's first token may
+// come late from a busy hosted model; the bounds end a stalled stream (a
+// model that accepted the request and went silent), which would otherwise
+// leave the editor's progress spinning and "wisp edit" hanging.
+var DefaultDeadlines = transport.Deadlines{FirstToken: 30 * time.Second, Idle: 15 * time.Second}
 
 // Rewrite runs a quick edit after its region is chosen: it builds the
 // request (BuildRequest), asks model, takes the code out of the reply and
@@ -36,15 +46,22 @@ type Quick struct {
 // (a new edit of the same region stops the old one).
 //
 // A model failure is returned wrapped as "model: …" (and satisfies
-// transport.IsCancelled when ctx ended it); a reply with no code wraps
-// ErrNotCode.
+// transport.IsCancelled when ctx ended it), a reply that stalls past
+// q.Deadlines as well; a reply with no code wraps ErrNotCode.
 func Rewrite(ctx context.Context, model transport.Model, q Quick) ([]Edit, error) {
 	req := BuildRequest(q.Doc, q.Tree, q.Region, q.Instruction, q.Path, q.Language)
 	onDelta := q.OnDelta
 	if onDelta == nil {
 		onDelta = func(string) {}
 	}
-	res, err := model.Generate(ctx, req, onDelta)
+	d := q.Deadlines
+	if d.FirstToken <= 0 {
+		d.FirstToken = DefaultDeadlines.FirstToken
+	}
+	if d.Idle <= 0 {
+		d.Idle = DefaultDeadlines.Idle
+	}
+	res, err := transport.WithDeadlines(model, d).Generate(ctx, req, onDelta)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
