@@ -619,12 +619,6 @@ func identifierOffsets(s string, hash, last bool, modules map[string]bool) map[s
 	return at
 }
 
-// identifierCounts adds to count how often each identifier of s occurs
-// (as identifierOffsets reads them).
-func identifierCounts(s string, hash bool, modules map[string]bool, count map[string]int) {
-	eachIdentifier(s, hash, modules, func(w string, _ int) { count[w]++ })
-}
-
 // eachIdentifier calls mark for each identifier of s and where it starts,
 // as identifierOffsets describes.
 func eachIdentifier(s string, hash bool, modules map[string]bool, mark func(w string, i int)) {
