@@ -111,10 +111,12 @@ func Default() Config {
 			// model on the next keystroke, so waiting only adds latency.
 			// The engine adapts upward while typing outruns the model.
 			Debounce: 0,
-			// Helix-style clients merge the first reply; 150 ms lets a
-			// model 100 ms away answer, yet never holds up other servers'
-			// menus for long.
-			ItemBudget: 150 * time.Millisecond,
+			// Helix (25.07) opens its menu with the servers that answered
+			// first and adds a later item to it, so waiting for the model
+			// holds up no other server's items; the wait follows typing
+			// (each key restarts it). A second lets a hosted model's first
+			// line arrive, yet gives up before the user has moved on.
+			ItemBudget: time.Second,
 			// Long enough for the editor's next request after a keystroke
 			// (VS Code cancels and re-asks within a few ms), short enough
 			// that an abandoned generation stops quickly.
