@@ -99,6 +99,18 @@ func (s *tmuxSession) text(text string) {
 	}
 }
 
+// typePaced types text one key at a time, gap apart, as a person types;
+// it returns once the last key is sent.
+func (s *tmuxSession) typePaced(gap time.Duration, text string) {
+	s.t.Helper()
+	for i, r := range text {
+		if i > 0 {
+			time.Sleep(gap) // paces the input; nothing is timed by it
+		}
+		s.text(string(r))
+	}
+}
+
 // screen returns what the terminal shows, with colours as escape
 // sequences when colours is true.
 func (s *tmuxSession) screen(colours bool) string {
