@@ -32,6 +32,10 @@ type Config struct {
 	Edit Model
 	// Streaming turns on wisp/inlineCompletionPartial notifications.
 	Streaming bool
+	// Status says the editor shows wisp/status notifications (wisp's own
+	// plugins set it). Without it wisp tells each change of the model's
+	// state (unavailable, answering again) once with window/showMessage.
+	Status bool
 	// Completion tunes the inline completion engine.
 	Completion Completion
 	// NextEdit tunes next-edit suggestions.

@@ -209,6 +209,11 @@ local function client_config()
     -- Partial ghost text matters only where this plugin draws it.
     init_options.streaming = not M.builtin()
   end
+  if init_options.status == nil then
+    -- on_status shows the model's state: wisp then sends it as wisp/status
+    -- alone, not also as window/showMessage.
+    init_options.status = true
+  end
   local handlers = {
     ["wisp/status"] = on_status,
     ["workspace/applyEdit"] = require("wisp.edit").on_apply_edit,
