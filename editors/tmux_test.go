@@ -143,6 +143,17 @@ func (s *tmuxSession) waitScreen(timeout time.Duration, want string) time.Durati
 	}
 }
 
+// screenWithin reports whether the screen shows want within timeout.
+func (s *tmuxSession) screenWithin(timeout time.Duration, want string) bool {
+	s.t.Helper()
+	for end := time.Now().Add(timeout); time.Now().Before(end); {
+		if strings.Contains(s.screen(false), want) {
+			return true
+		}
+	}
+	return false
+}
+
 // typeHelloForGhost types "hello" where the cursor is, waits for the ghost
 // text "_world()" after it (a model server with completeHello and the
 // measured pace), logs how long that took, and checks that the ghost text
