@@ -12,12 +12,13 @@ import (
 // TestHelixInTmux follows editors/README.md's Helix steps as a person does:
 // Helix 25.07 in a terminal, helix/languages.toml and helix/config.toml as
 // the user's own, the model in wisp's own config.toml, `hx main.go`,
-// "hello" typed in insert mode a key every 30 ms; wisp's item must show in
-// Helix's completion menu, and Tab then Enter must make it real text.
-// Helix has no ghost text. With completion-timeout = 5 it asks after "he"
-// and sends nothing more while that request is in flight, so the item
-// shows only because wisp's answer follows the keys typed since (the
-// scripted model answers "hello" alone).
+// "hello" typed in insert mode a key every 80 ms (a fast typist); wisp's
+// item must show in Helix's completion menu, and Tab then Enter must make
+// it real text. Helix has no ghost text. With completion-timeout = 5 it
+// asks after "he" and sends nothing more while that request is in flight;
+// wisp's answer follows the keys typed since (the scripted model answers
+// "hello" alone). TestHelixModelDownInTmux types faster, a key every 30
+// ms, where without that the menu never comes.
 func TestHelixInTmux(t *testing.T) {
 	ms := startModelServer(t, []reply{completeHello}, measured)
 	s, file := startHelixTmux(t, ms)
@@ -25,10 +26,7 @@ func TestHelixInTmux(t *testing.T) {
 	// README step 2: at the end of line 4, the empty line inside main.
 	s.keys("4", "g", "g", "A")
 	s.waitScreen(10*time.Second, "INS")
-	s.typePaced(30*time.Millisecond, "hello")
-	shown := s.waitScreen(20*time.Second, "hello_world()")
-	t.Logf("last keystroke → completion menu on screen: %.0f ms (model: %v to the first token, %v each way; keys 30 ms apart; screen read by tmux capture-pane)",
-		float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
+	typeHelloInHelix(s, 80*time.Millisecond)
 
 	// Tab picks the item, Enter accepts it; then save.
 	s.keys("Tab")
@@ -44,7 +42,10 @@ func TestHelixInTmux(t *testing.T) {
 	})
 }
 
-// TestHelixModelDownInTmux: README step 3. Helix shows no wisp/status, so
+// TestHelixModelDownInTmux: README steps 2 and 3, "hello" typed a key
+// every 30 ms first (its item shows only because wisp's answer follows
+// the keys Helix typed while its request was in flight). Helix shows no
+// wisp/status, so
 // when the model goes down the user is told once, as a message on
 // Helix's bottom line, over 20 keys each of which may ask wisp; no request
 // answers an error; when the model is back (same address, Helix not
@@ -68,8 +69,7 @@ func TestHelixModelDownInTmux(t *testing.T) {
 
 	s.keys("4", "g", "g", "A")
 	s.waitScreen(10*time.Second, "INS")
-	s.typePaced(30*time.Millisecond, "hello")
-	s.waitScreen(20*time.Second, "hello_world()")
+	typeHelloInHelix(s, 30*time.Millisecond)
 
 	ms.stop(t)
 	s.keys("Escape")
@@ -108,6 +108,16 @@ func TestHelixModelDownInTmux(t *testing.T) {
 	if errs := received(`"error":`); len(errs) != 0 {
 		t.Errorf("wisp answered Helix with errors: %q", errs)
 	}
+}
+
+// typeHelloInHelix types "hello" a key every gap, waits for wisp's item in
+// Helix's completion menu and logs how long after the last key it came.
+func typeHelloInHelix(s *tmuxSession, gap time.Duration) {
+	s.t.Helper()
+	s.typePaced(gap, "hello")
+	shown := s.waitScreen(20*time.Second, "hello_world()")
+	s.t.Logf("last keystroke → completion menu on screen, keys %v apart: %.0f ms (model: %v to the first token, %v each way; screen read by tmux capture-pane)",
+		gap, float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
 }
 
 // startHelixTmux sets Helix 25.07 up as editors/README.md's Helix steps
