@@ -36,6 +36,11 @@ type Config struct {
 	// plugins set it). Without it wisp tells each change of the model's
 	// state (unavailable, answering again) once with window/showMessage.
 	Status bool
+	// QuickEditPrompt says the editor asks the user for the instruction
+	// of the "Quick edit…" code action, whose wisp.quickEdit command comes
+	// without one. Without it wisp leaves that action out (it would fail);
+	// the actions that carry their own instruction are offered anyway.
+	QuickEditPrompt bool
 	// Completion tunes the inline completion engine.
 	Completion Completion
 	// NextEdit tunes next-edit suggestions.
