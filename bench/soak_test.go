@@ -82,6 +82,7 @@ func soak(b *testing.B, keys int) soakResult {
 
 	cfg := config.Default()
 	cfg.Model = config.Model{Provider: config.ProviderOpenAIWS, Endpoint: "ws://" + l.Addr().String() + "/v1/responses", Model: "soak"}
+	cfg.Status = true // as wisp's plugins ask: wisp/status counts the changes
 	srv := lsp.New(lsp.Options{Log: zap.NewNop(), Config: cfg,
 		OpenModel: func(_ context.Context, m config.Model) (transport.Model, error) {
 			return provider.Open(m, func(string) string { return "" }, zap.NewNop())

@@ -275,6 +275,14 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	return e.serve(ctx, g, q, false)
 }
 
+// Unavailable records that the model failed outside a generation (the
+// connection's warm-up): Options.Status hears it as it would a
+// generation's failure, once per change, and the next answer is told as
+// the recovery.
+func (e *Engine) Unavailable(err error) {
+	e.avail.failed(time.Now(), err)
+}
+
 // debounceLocked returns how long a new generation for uri should wait.
 // With the default of zero it never waits: stale generations are cancelled
 // at the model on the next keystroke, so waiting only adds latency. A

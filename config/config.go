@@ -32,6 +32,15 @@ type Config struct {
 	Edit Model
 	// Streaming turns on wisp/inlineCompletionPartial notifications.
 	Streaming bool
+	// Status says the editor shows wisp/status notifications (wisp's own
+	// plugins set it). Without it wisp tells each change of the model's
+	// state (unavailable, answering again) once with window/showMessage.
+	Status bool
+	// QuickEditPrompt says the editor asks the user for the instruction
+	// of the "Quick edit…" code action, whose wisp.quickEdit command comes
+	// without one. Without it wisp leaves that action out (it would fail);
+	// the actions that carry their own instruction are offered anyway.
+	QuickEditPrompt bool
 	// Completion tunes the inline completion engine.
 	Completion Completion
 	// NextEdit tunes next-edit suggestions.
@@ -111,10 +120,12 @@ func Default() Config {
 			// model on the next keystroke, so waiting only adds latency.
 			// The engine adapts upward while typing outruns the model.
 			Debounce: 0,
-			// Helix-style clients merge the first reply; 150 ms lets a
-			// model 100 ms away answer, yet never holds up other servers'
-			// menus for long.
-			ItemBudget: 150 * time.Millisecond,
+			// Helix (25.07) opens its menu with the servers that answered
+			// first and adds a later item to it, so waiting for the model
+			// holds up no other server's items; the wait follows typing
+			// (each key restarts it). A second lets a hosted model's first
+			// line arrive, yet gives up before the user has moved on.
+			ItemBudget: time.Second,
 			// Long enough for the editor's next request after a keystroke
 			// (VS Code cancels and re-asks within a few ms), short enough
 			// that an abandoned generation stops quickly.

@@ -40,6 +40,8 @@ var keys = []key{
 	trustedOnly(boolean("edit.model.allowInsecure", "WISP_EDIT_ALLOW_INSECURE", func(c *Config) *bool { return &c.Edit.AllowInsecure })),
 	integer("edit.model.maxTokens", "", func(c *Config) *int { return &c.Edit.MaxTokens }),
 	boolean("streaming", "", func(c *Config) *bool { return &c.Streaming }),
+	boolean("status", "", func(c *Config) *bool { return &c.Status }),
+	boolean("quickEditPrompt", "", func(c *Config) *bool { return &c.QuickEditPrompt }),
 	integer("completion.budget", "WISP_COMPLETION_BUDGET", func(c *Config) *int { return &c.Completion.Budget }),
 	duration("completion.debounce", "WISP_DEBOUNCE", func(c *Config) *time.Duration { return &c.Completion.Debounce }),
 	duration("completion.itemBudget", "WISP_ITEM_BUDGET", func(c *Config) *time.Duration { return &c.Completion.ItemBudget }),

@@ -10,57 +10,23 @@ import (
 )
 
 // TestHelixInTmux follows editors/README.md's Helix steps as a person does:
-// Helix 25.07 in a terminal, helix/languages.toml as the user's
-// languages.toml, the model in wisp's own config.toml, `hx main.go`, "hello"
-// typed in insert mode; wisp's item must show in Helix's completion menu,
-// and Tab then Enter must make it real text. Helix has no ghost text, and
-// asks its servers only after its completion-timeout (250 ms) since the
-// last key, which the figure logged here includes.
+// Helix 25.07 in a terminal, helix/languages.toml and helix/config.toml as
+// the user's own, the model in wisp's own config.toml, `hx main.go`,
+// "hello" typed in insert mode a key every 80 ms (a fast typist); wisp's
+// item must show in Helix's completion menu, and Tab then Enter must make
+// it real text. Helix has no ghost text. With completion-timeout = 5 it
+// asks after "he" and sends nothing more while that request is in flight;
+// wisp's answer follows the keys typed since (the scripted model answers
+// "hello" alone). TestHelixModelDownInTmux types faster, a key every 30
+// ms, where without that the menu never comes.
 func TestHelixInTmux(t *testing.T) {
-	bin := filepath.Join(editorsDir(), "hx-25.07")
-	requireFiles(t, "Helix 25.07", bin, "/usr/bin/tmux")
 	ms := startModelServer(t, []reply{completeHello}, measured)
-
-	dir := t.TempDir()
-	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
-	for _, d := range []string{filepath.Join(home, ".config", "helix"), filepath.Join(home, ".config", "wisp"), proj} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// README step 1: the snippet as the whole languages.toml, and the model
-	// in ~/.config/wisp/config.toml.
-	languages, err := os.ReadFile(repoFile(t, "helix/languages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	config := fmt.Sprintf("[model]\nprovider = \"openai-ws\"\nendpoint = %q\nmodel = \"test\"\n", ms.endpoint())
-	file := filepath.Join(proj, "main.go")
-	for path, data := range map[string]string{
-		filepath.Join(home, ".config", "helix", "languages.toml"): string(languages),
-		filepath.Join(home, ".config", "wisp", "config.toml"):     config,
-		file: goSource,
-	} {
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := append([]string{
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"TERM=xterm-256color",
-		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
-	}, wispLogEnv(t, dir)...)
-	s := startTmux(t, proj, env, bin, "main.go")
-	s.waitScreen(30*time.Second, "NOR")
+	s, file := startHelixTmux(t, ms)
 
 	// README step 2: at the end of line 4, the empty line inside main.
 	s.keys("4", "g", "g", "A")
 	s.waitScreen(10*time.Second, "INS")
-	s.text("hello")
-	shown := s.waitScreen(20*time.Second, "hello_world()")
-	t.Logf("keystroke → completion menu on screen: %.0f ms (model: %v to the first token, %v each way; Helix asks %v after the last key; screen read by tmux capture-pane)",
-		float64(shown.Microseconds())/1000, measured.ttft, measured.delay, 250*time.Millisecond)
+	typeHelloInHelix(s, 80*time.Millisecond)
 
 	// Tab picks the item, Enter accepts it; then save.
 	s.keys("Tab")
@@ -74,4 +40,131 @@ func TestHelixInTmux(t *testing.T) {
 		data, err := os.ReadFile(file)
 		return err == nil && string(data) == want, fmt.Sprintf("%q; screen:\n%s", data, s.screen(false))
 	})
+}
+
+// TestHelixModelDownInTmux: README steps 2 and 3, "hello" typed a key
+// every 30 ms first (its item shows only because wisp's answer follows
+// the keys Helix typed while its request was in flight). Helix shows no
+// wisp/status, so
+// when the model goes down the user is told once, as a message on
+// Helix's bottom line, over 20 keys each of which may ask wisp; no request
+// answers an error; when the model is back (same address, Helix not
+// restarted) the user is told once again and the menu has wisp's item.
+// The messages are counted in Helix's own log of its LSP traffic (a
+// message stays on screen only until the next key).
+func TestHelixModelDownInTmux(t *testing.T) {
+	ms := startModelServer(t, []reply{completeHello}, measured)
+	logFile := filepath.Join(t.TempDir(), "helix.log")
+	s, _ := startHelixTmux(t, ms, "-vvv", "--log", logFile)
+	received := func(what string) []string {
+		data, _ := os.ReadFile(logFile)
+		var out []string
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.Contains(l, "transport") && strings.Contains(l, "wisp <- ") && strings.Contains(l, what) {
+				out = append(out, l[strings.Index(l, "wisp <- "):])
+			}
+		}
+		return out
+	}
+
+	s.keys("4", "g", "g", "A")
+	s.waitScreen(10*time.Second, "INS")
+	typeHelloInHelix(s, 30*time.Millisecond)
+
+	ms.stop(t)
+	s.keys("Escape")
+	s.waitScreen(10*time.Second, "NOR")
+	s.text("o")
+	s.waitScreen(10*time.Second, "INS")
+	s.typePaced(30*time.Millisecond, "abcdefghijklmnopqrst")
+	waitFor(t, 10*time.Second, "Helix hears that the model is down", func() (bool, string) {
+		return len(received("window/showMessage")) > 0, s.screen(false)
+	})
+
+	startModelServerAt(t, ms.addr, []reply{completeHello}, measured)
+	// The model's connection retries on a backoff; Helix asks only on a
+	// key, so ask again on a fresh line until wisp's item comes.
+	for i := 0; ; i++ {
+		s.keys("Escape")
+		s.waitScreen(10*time.Second, "NOR")
+		s.text("o")
+		s.waitScreen(10*time.Second, "INS")
+		s.typePaced(30*time.Millisecond, "hello")
+		if s.screenWithin(3*time.Second, "hello_world()") {
+			break
+		}
+		if i == 5 {
+			t.Fatalf("no item after the model came back; screen:\n%s", s.screen(false))
+		}
+	}
+	waitFor(t, 10*time.Second, "Helix hears that the model is back", func() (bool, string) {
+		return len(received("window/showMessage")) > 1, strings.Join(received("window/showMessage"), "\n")
+	})
+	msgs := received("window/showMessage")
+	if len(msgs) != 2 || !strings.Contains(msgs[0], `"type":2,"message":"wisp: model unavailable`) ||
+		!strings.Contains(msgs[1], `"type":3,"message":"wisp: the model answers again"`) {
+		t.Errorf("messages Helix received: %q; want one warning that the model is unavailable and one that it is back", msgs)
+	}
+	if errs := received(`"error":`); len(errs) != 0 {
+		t.Errorf("wisp answered Helix with errors: %q", errs)
+	}
+}
+
+// typeHelloInHelix types "hello" a key every gap, waits for wisp's item in
+// Helix's completion menu and logs how long after the last key it came.
+func typeHelloInHelix(s *tmuxSession, gap time.Duration) {
+	s.t.Helper()
+	s.typePaced(gap, "hello")
+	shown := s.waitScreen(20*time.Second, "hello_world()")
+	s.t.Logf("last keystroke → completion menu on screen, keys %v apart: %.0f ms (model: %v to the first token, %v each way; screen read by tmux capture-pane)",
+		gap, float64(shown.Microseconds())/1000, measured.ttft, measured.delay)
+}
+
+// startHelixTmux sets Helix 25.07 up as editors/README.md's Helix steps
+// say — helix/languages.toml and helix/config.toml as the user's own, the
+// model ms in ~/.config/wisp/config.toml — and runs `hx ARGS main.go` in
+// tmux, in normal mode on main.go (goSource), which it returns.
+func startHelixTmux(t *testing.T, ms *modelServer, args ...string) (*tmuxSession, string) {
+	t.Helper()
+	bin := filepath.Join(editorsDir(), "hx-25.07")
+	requireFiles(t, "Helix 25.07", bin, "/usr/bin/tmux")
+	dir := t.TempDir()
+	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
+	for _, d := range []string{filepath.Join(home, ".config", "helix"), filepath.Join(home, ".config", "wisp"), proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// README step 1: the snippets as the whole languages.toml and
+	// config.toml, and the model in ~/.config/wisp/config.toml.
+	languages, err := os.ReadFile(repoFile(t, "helix/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	editorConfig, err := os.ReadFile(repoFile(t, "helix/config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf("[model]\nprovider = \"openai-ws\"\nendpoint = %q\nmodel = \"test\"\n", ms.endpoint())
+	file := filepath.Join(proj, "main.go")
+	for path, data := range map[string]string{
+		filepath.Join(home, ".config", "helix", "languages.toml"): string(languages),
+		filepath.Join(home, ".config", "helix", "config.toml"):    string(editorConfig),
+		filepath.Join(home, ".config", "wisp", "config.toml"):     config,
+		file: goSource,
+	} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append([]string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"TERM=xterm-256color",
+		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
+	}, wispLogEnv(t, dir)...)
+	argv := append(append([]string{bin}, args...), "main.go")
+	s := startTmux(t, proj, env, argv...)
+	s.waitScreen(30*time.Second, "NOR")
+	return s, file
 }

@@ -24,6 +24,10 @@ var (
 		InstructionContains: "rename hello_world to greet",
 		Text:                "```go\nfunc main() {\n\tgreet()\n}\n```",
 	}
+	renameToHi = reply{
+		InstructionContains: "rename greet to hi",
+		Text:                "```go\nfunc main() {\n\thi()\n}\n```",
+	}
 )
 
 // nvim is a headless Neovim driven over its RPC socket by the nvim client
@@ -410,7 +414,7 @@ func (n *nvim) waitGhost(want string) {
 
 func TestNeovim012BuiltinInlineCompletion(t *testing.T) {
 	bin := nvim012(t)
-	ms := startModelServer(t, []reply{completeHello, renameToGreet}, measured)
+	ms := startModelServer(t, []reply{completeHello, renameToGreet, renameToHi}, measured)
 	n := startNvim(t, bin, ms, true)
 	n.typeHello(completeHello.Text)
 	n.checkGhostColour()
@@ -418,6 +422,22 @@ func TestNeovim012BuiltinInlineCompletion(t *testing.T) {
 	n.typeThroughAndAccept(completeHello.Text)
 	n.typeAndAccept(completeHello.Text)
 	n.quickEdit()
+	n.quickEditAction()
+}
+
+// quickEditAction runs wisp's "Quick edit…" code action on the function
+// (after quickEdit): the plugin asks for its instruction, and the edit
+// lands.
+func (n *nvim) quickEditAction() {
+	n.t.Helper()
+	n.send(`<Esc>:3<CR>:lua vim.lsp.buf.code_action({ apply = true, filter = function(a) return a.title:find("Quick edit", 1, true) ~= nil end })<CR>`)
+	waitFor(n.t, 20*time.Second, "the plugin asks for the instruction", func() (bool, string) {
+		m := n.expr("mode()")
+		return m == "c", m
+	})
+	n.send("rename greet to hi<CR>")
+	n.waitLine(4, "\thi()")
+	n.waitMessage(`^wisp: applied [1-9][0-9]* edits?$`)
 }
 
 func TestNeovim07StreamedGhostText(t *testing.T) {

@@ -99,6 +99,18 @@ func (s *tmuxSession) text(text string) {
 	}
 }
 
+// typePaced types text one key at a time, gap apart, as a person types;
+// it returns once the last key is sent.
+func (s *tmuxSession) typePaced(gap time.Duration, text string) {
+	s.t.Helper()
+	for i, r := range text {
+		if i > 0 {
+			time.Sleep(gap) // paces the input; nothing is timed by it
+		}
+		s.text(string(r))
+	}
+}
+
 // screen returns what the terminal shows, with colours as escape
 // sequences when colours is true.
 func (s *tmuxSession) screen(colours bool) string {
@@ -129,6 +141,17 @@ func (s *tmuxSession) waitScreen(timeout time.Duration, want string) time.Durati
 			s.t.Fatalf("the screen never showed %q; last seen:\n%s", want, screen)
 		}
 	}
+}
+
+// screenWithin reports whether the screen shows want within timeout.
+func (s *tmuxSession) screenWithin(timeout time.Duration, want string) bool {
+	s.t.Helper()
+	for end := time.Now().Add(timeout); time.Now().Before(end); {
+		if strings.Contains(s.screen(false), want) {
+			return true
+		}
+	}
+	return false
 }
 
 // typeHelloForGhost types "hello" where the cursor is, waits for the ghost

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -183,7 +184,7 @@ func TestStalledModelEndsRequestAtDeadline(t *testing.T) {
 			cfg.Completion.FirstTokenTimeout = 300 * time.Millisecond
 			cfg.Completion.IdleTimeout = 300 * time.Millisecond
 			e := startServer(t, model, cfg)
-			e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", nil)
+			e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", map[string]any{"status": true})
 			uri := "file:///tmp/add.go"
 			e.open(uri, "go", addGo)
 
@@ -207,64 +208,125 @@ func TestStalledModelEndsRequestAtDeadline(t *testing.T) {
 }
 
 // While the model is down, every keystroke's request answers an empty
-// list (no LSP error), and wisp/status says so once; when the model comes
-// back the next requests reach it and wisp/status says so once.
-func TestModelDownThenBackStatusOncePerChange(t *testing.T) {
-	// An address with nothing listening: the model is down.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// list (no LSP error), and the user hears so once; when the model comes
+// back the next requests reach it and the user hears so once. wisp's own
+// plugins ask for wisp/status (initializationOptions.status) and hear it
+// there alone; any other client (Helix) hears it as window/showMessage.
+func TestModelDownThenBackToldOncePerChange(t *testing.T) {
+	cases := []struct {
+		name, profile string
+		opts          any
+		status        []string // the wisp/status notifications, in order
+		messages      []string // prefixes of the window/showMessage ones
+	}{
+		{"plugin asks for wisp/status", "initialize-nvim-0.12.4.json", map[string]any{"status": true},
+			[]string{"error: model unavailable", "idle: model ready"}, nil},
+		{"Helix", "initialize-helix-FROM-SOURCE.json", nil,
+			nil, []string{"2 wisp: model unavailable", "3 wisp: the model answers again"}},
 	}
-	addr := l.Addr().String()
-	l.Close()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// An address with nothing listening: the model is down.
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			addr := l.Addr().String()
+			l.Close()
 
-	e := startServer(t, wsModel(t, addr), config.Default())
-	e.initialize("initialize-nvim-0.12.4.json", nil)
-	uri := "file:///tmp/add.go"
-	e.open(uri, "go", addGo)
-	version, col := 1, 1
-	key := func(ch string) string {
-		t.Helper()
-		version++
-		e.change(uri, version, 3, col, 3, col, ch)
-		col++
-		got, err := e.inline(context.Background(), uri, 3, col)
-		if err != nil {
-			t.Fatalf("keystroke %d: %v; want a result, not an error", version-1, err)
-		}
-		return got
-	}
-	for _, ch := range strings.Repeat("x", 30) {
-		if got := key(string(ch)); got != "" {
-			t.Fatalf("model down, yet a suggestion %q", got)
-		}
-	}
-	e.waitFor("wisp/status", func(json.RawMessage) bool { return true })
-	if st := e.statuses(); len(st) != 1 || !strings.HasPrefix(st[0], "error: model unavailable") {
-		t.Fatalf("statuses over 30 keystrokes with the model down: %q; want one error", st)
-	}
+			e := startServer(t, wsModel(t, addr), config.Default())
+			e.initialize(c.profile, c.opts)
+			uri := "file:///tmp/add.go"
+			e.open(uri, "go", addGo)
+			version, col := 1, 1
+			key := func(ch string) string {
+				t.Helper()
+				version++
+				e.change(uri, version, 3, col, 3, col, ch)
+				col++
+				got, err := e.inline(context.Background(), uri, 3, col)
+				if err != nil {
+					t.Fatalf("keystroke %d: %v; want a result, not an error", version-1, err)
+				}
+				return got
+			}
+			told := func() []string {
+				if c.status != nil {
+					return e.statuses()
+				}
+				return e.messages()
+			}
+			want := c.status
+			if want == nil {
+				want = c.messages
+			}
+			for range 20 {
+				if got := key("x"); got != "" {
+					t.Fatalf("model down, yet a suggestion %q", got)
+				}
+			}
+			waitTold(t, e, told, 1)
+			if got := told(); len(got) != 1 || !strings.HasPrefix(got[0], want[0]) {
+				t.Fatalf("told over 20 keystrokes with the model down: %q; want one %q", got, want[0])
+			}
 
-	ms, _ := serveModelAt(t, addr, modelserver.Options{Backend: modelserver.TextBackend(" := 1")})
-	deadline := time.Now().Add(10 * time.Second)
-	for key("x") == "" {
-		if time.Now().After(deadline) {
-			t.Fatal("no suggestion after the model came back")
+			ms, _ := serveModelAt(t, addr, modelserver.Options{Backend: modelserver.TextBackend(" := 1")})
+			deadline := time.Now().Add(10 * time.Second)
+			for key("x") == "" {
+				if time.Now().After(deadline) {
+					t.Fatal("no suggestion after the model came back")
+				}
+			}
+			for range 20 {
+				key("x")
+			}
+			waitTold(t, e, told, 2)
+			if got := told(); len(got) != 2 || !strings.HasPrefix(got[1], want[1]) {
+				t.Fatalf("told: %q; want the outage once and the recovery once (%q)", got, want)
+			}
+			if c.status == nil && len(e.statuses()) != 0 {
+				t.Errorf("wisp/status sent to a client that did not ask for it: %q", e.statuses())
+			}
+			if c.messages == nil && len(e.messages()) != 0 {
+				t.Errorf("window/showMessage sent besides wisp/status: %q", e.messages())
+			}
+			if ms.Stats().Requests == 0 {
+				t.Fatal("the model server saw no request")
+			}
+		})
+	}
+}
+
+// messages returns the window/showMessage notifications received so far,
+// each as "TYPE MESSAGE".
+func (e *fakeEditor) messages() []string {
+	var out []string
+	for _, params := range e.Notifications("window/showMessage") {
+		var p struct {
+			Type    int    `json:"type"`
+			Message string `json:"message"`
 		}
+		_ = json.Unmarshal(params, &p)
+		out = append(out, fmt.Sprintf("%d %s", p.Type, p.Message))
 	}
-	for range 10 {
-		key("x")
-	}
-	e.waitFor("wisp/status", func(p json.RawMessage) bool { return strings.Contains(string(p), "idle") })
-	if st := e.statuses(); len(st) != 2 || st[1] != "idle: model ready" {
-		t.Fatalf("statuses: %q; want the outage once and the recovery once", st)
-	}
-	if ms.Stats().Requests == 0 {
-		t.Fatal("the model server saw no request")
+	return out
+}
+
+// waitTold waits until told has returned n messages, or ten seconds pass
+// (a bound on a hang; the test then reports what it got).
+func waitTold(t *testing.T, e *fakeEditor, told func() []string, n int) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); len(told()) < n && time.Now().Before(end); {
+		// The notifications come from the model's goroutines, after the
+		// request that met the change has answered; this polls for them
+		// and times nothing.
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
 // A model that cannot be used at all (misconfigured) answers every
-// keystroke with an empty list, and says why once.
+// keystroke with an empty list, and says why once: in Helix, which shows
+// no wisp/status, as one message.
 func TestMisconfiguredModelAnswersEmptyAndSaysOnce(t *testing.T) {
 	e := startServer(t, transport.Unavailable(errors.New("model endpoint needs an API key")), config.Default())
 	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
@@ -283,8 +345,8 @@ func TestMisconfiguredModelAnswersEmptyAndSaysOnce(t *testing.T) {
 			t.Fatalf("keystroke %d: completion %+v, %v; want an empty list, no error", i+1, list, err)
 		}
 	}
-	e.waitFor("wisp/status", func(json.RawMessage) bool { return true })
-	if st := e.statuses(); len(st) != 1 || !strings.Contains(st[0], "needs an API key") {
-		t.Fatalf("statuses: %q; want the reason once", st)
+	e.waitFor("window/showMessage", func(json.RawMessage) bool { return true })
+	if got := e.messages(); len(got) != 1 || !strings.HasPrefix(got[0], "2 ") || !strings.Contains(got[0], "needs an API key") {
+		t.Fatalf("messages: %q; want one warning with the reason", got)
 	}
 }

@@ -16,8 +16,9 @@ import (
 var instructionComment = regexp.MustCompile(`(?://|#|--|/\*|;)\s*wisp:\s*(.+?)\s*(?:\*/)?\s*$`)
 
 // codeAction offers quick edits. "Quick edit…" needs the client to supply
-// the instruction (our editor plugins prompt for it); the others carry
-// their instruction, for clients that cannot prompt (Helix).
+// the instruction, so it is offered only to clients that said they prompt
+// for it (initializationOptions.quickEditPrompt); the others carry their
+// instruction, for clients that cannot prompt (Helix).
 func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (any, error) {
 	snap, err := s.snapshotFor(p.TextDocument.URI)
 	if err != nil {
@@ -45,7 +46,13 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		return protocol.CodeAction{Title: title, Kind: &kind,
 			Command: protocol.Command{Title: title, Command: CommandQuickEdit, Arguments: []protocol.LSPAny{raw}}}
 	}
-	actions := append(s.nextEditActions(snap), action("wisp: Quick edit…", "", p.Range, rewrite))
+	actions := s.nextEditActions(snap)
+	s.mu.Lock()
+	prompts := s.cfg.QuickEditPrompt
+	s.mu.Unlock()
+	if prompts {
+		actions = append(actions, action("wisp: Quick edit…", "", p.Range, rewrite))
+	}
 
 	if len(p.Context.Diagnostics) > 0 {
 		var b strings.Builder

@@ -75,6 +75,10 @@ type document struct {
 	// indexing is true while a request builds the index; others then use
 	// the index they find (of an older text) rather than wait.
 	indexing bool
+	// moved is closed when the text stops being the one snapshots of this
+	// version see (a change, a loss of sync, a close or a reopen), then
+	// replaced by a fresh channel; never nil.
+	moved chan struct{}
 }
 
 // Snapshot is an immutable view of a document at one version. Its Tree is
@@ -93,6 +97,9 @@ type Snapshot struct {
 	// OutOfSync: the server's text may differ from the client's; make no
 	// suggestion or edit for it.
 	OutOfSync bool
+	// Moved is closed once the document is no longer at this snapshot's
+	// version (changed, out of sync, closed or reopened).
+	Moved <-chan struct{}
 }
 
 // Release frees the snapshot's tree. The snapshot must not be used after.
@@ -118,7 +125,8 @@ func newStore() *store { return &store{docs: map[uri.URI]*document{}} }
 // open adds or replaces a document. It does not parse: the first request
 // that needs the tree does, outside the store's lock.
 func (s *store) open(u uri.URI, languageID string, version int32, content string) *document {
-	d := &document{uri: u, path: pathOf(u), languageID: languageID, version: version, text: text.New(content)}
+	d := &document{uri: u, path: pathOf(u), languageID: languageID, version: version, text: text.New(content),
+		moved: make(chan struct{})}
 	d.lang = syntax.Detect(languageID, d.path)
 	s.mu.Lock()
 	old := s.docs[u]
@@ -127,6 +135,7 @@ func (s *store) open(u uri.URI, languageID string, version int32, content string
 	var drop *syntax.Tree
 	if old != nil {
 		drop, old.tree = old.tree, nil
+		old.moveLocked()
 	}
 	s.mu.Unlock()
 	freeTrees(drop)
@@ -194,9 +203,11 @@ func (s *store) change(u uri.URI, version int32, changes []text.Change, enc text
 	}
 	if err != nil {
 		d.desync = err.Error()
+		d.moveLocked()
 		return changed{}, err
 	}
 	d.text, d.version, d.desync = next, version, ""
+	d.moveLocked()
 	if d.pendingFrom != nil {
 		d.pending = append(d.pending, edits...)
 		if len(d.pending) > maxPending {
@@ -225,6 +236,7 @@ func (s *store) close(u uri.URI) {
 	if d != nil {
 		drop = d.dropTreeLocked()
 		d.index, d.indexText = nil, nil
+		d.moveLocked()
 		large = d.text.Len() > returnAfterClose
 	}
 	s.mu.Unlock()
@@ -264,11 +276,18 @@ func (s *store) version(u uri.URI) (v int32, ok bool) {
 	return 0, false
 }
 
+// moveLocked tells the snapshots taken so far that d has moved on; the
+// store's mu must be held.
+func (d *document) moveLocked() {
+	close(d.moved)
+	d.moved = make(chan struct{})
+}
+
 // snapshotLocked returns a view of d, with a copy of its tree if withTree
 // and the tree is up to date.
 func (d *document) snapshotLocked(withTree bool) *Snapshot {
 	snap := &Snapshot{URI: d.uri, Path: d.path, LanguageID: d.languageID, Version: d.version, Text: d.text,
-		OutOfSync: d.desync != ""}
+		OutOfSync: d.desync != "", Moved: d.moved}
 	if withTree && d.currentTreeLocked() {
 		snap.Tree = d.tree.Copy()
 	}

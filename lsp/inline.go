@@ -184,17 +184,19 @@ func (s *Server) completion(ctx context.Context, p *protocol.CompletionParams) (
 	if err != nil {
 		return nil, err
 	}
-	sugg, err := s.suggestFor(ctx, snap, snap.Text, cursor, true, p.Position)
+	sugg, typed, err := s.suggestFollowing(ctx, snap, cursor, p.Position)
 	if err != nil || sugg.Pending || strings.TrimSpace(sugg.Text) == "" {
 		return empty, err
 	}
+	// The item is for the text the request was sent for: the client
+	// filters it by what was typed since, and replaces the word as it was.
 	wordStart := wordBefore(snap.Text, cursor)
 	word := snap.Text.String()[wordStart:cursor]
 	r, err := rangeOf(snap.Text, wordStart, cursor, s.encoding())
 	if err != nil {
 		return nil, err
 	}
-	full := word + sugg.Text
+	full := word + typed + sugg.Text
 	return &protocol.CompletionList{
 		// Incomplete with an item: ask again on each keystroke, which the
 		// engine answers from the same stream (typed-ahead reuse).

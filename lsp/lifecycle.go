@@ -163,9 +163,10 @@ func (s *Server) startModels(cfg config.Config) {
 	}
 	if w, ok := model.(transport.Warmer); ok {
 		go func() {
-			if err := w.Warm(ctx); err != nil {
-				s.log.Warn("model warm-up failed", zap.Error(err))
-				s.showOnce(ctx, protocol.MessageTypeWarning, "wisp: model connection failed: "+err.Error())
+			if err := w.Warm(ctx); err != nil && ctx.Err() == nil {
+				// The model's state, told once as a generation's failure
+				// would be; its first answer tells the recovery.
+				engine.Unavailable(fmt.Errorf("connecting: %w", err))
 			}
 		}()
 	}

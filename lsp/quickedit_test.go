@@ -207,11 +207,49 @@ func waitCancels(t *testing.T, ms *modelserver.Server, want int64) {
 	}
 }
 
-// Code actions offer the prompted quick edit and, for clients that cannot
-// prompt, actions that carry their own instruction.
+// Code actions offer actions that carry their own instruction to every
+// client, and "Quick edit…", whose instruction the client must ask for,
+// only to clients that said they prompt for it: in Helix it would fail.
 func TestCodeActions(t *testing.T) {
-	e := startServer(t, echoModel{}, config.Default())
-	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
+	cases := []struct {
+		name   string
+		opts   any
+		prompt bool
+	}{
+		{"Helix", nil, false},
+		{"a plugin that prompts", map[string]any{"quickEditPrompt": true}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := startServer(t, echoModel{}, config.Default())
+			e.initialize("initialize-helix-FROM-SOURCE.json", c.opts)
+			titles := e.codeActionTitles()
+			want := map[string]string{
+				"wisp: Fix the diagnostics here":       "declared and not used: total",
+				"wisp: Add a doc comment to Sum":       "documentation comment",
+				"wisp: Complete the body of Sum":       "Complete the body",
+				"wisp: use a range-over-func iterator": "use a range-over-func iterator",
+			}
+			if c.prompt {
+				want["wisp: Quick edit…"] = ""
+			} else if _, ok := titles["wisp: Quick edit…"]; ok {
+				t.Errorf("\"Quick edit…\" offered to a client that cannot prompt for its instruction: %v", titles)
+			}
+			for title, instr := range want {
+				got, ok := titles[title]
+				if !ok || !strings.Contains(got, instr) {
+					t.Errorf("action %q: instruction %q, want one containing %q (offered: %v)", title, got, instr, titles)
+				}
+			}
+		})
+	}
+}
+
+// codeActionTitles opens sum.go with a wisp: comment and asks for the code
+// actions on it, with one diagnostic; it returns each action's title with
+// its instruction ("" when it has none).
+func (e *fakeEditor) codeActionTitles() map[string]string {
+	e.t.Helper()
 	uri := "file:///tmp/sum.go"
 	e.open(uri, "go", strings.Replace(sumGo, "\ttotal := 0\n", "\ttotal := 0 // wisp: use a range-over-func iterator\n", 1))
 	var actions []struct {
@@ -231,22 +269,10 @@ func TestCodeActions(t *testing.T) {
 	titles := map[string]string{}
 	for _, a := range actions {
 		if a.Command.Command != "wisp.quickEdit" || len(a.Command.Arguments) != 1 {
-			t.Fatalf("action %+v does not run wisp.quickEdit with one argument", a)
+			e.t.Fatalf("action %+v does not run wisp.quickEdit with one argument", a)
 		}
 		instr, _ := a.Command.Arguments[0]["instruction"].(string)
 		titles[a.Title] = instr
 	}
-	want := map[string]string{
-		"wisp: Quick edit…":                    "",
-		"wisp: Fix the diagnostics here":       "declared and not used: total",
-		"wisp: Add a doc comment to Sum":       "documentation comment",
-		"wisp: Complete the body of Sum":       "Complete the body",
-		"wisp: use a range-over-func iterator": "use a range-over-func iterator",
-	}
-	for title, instr := range want {
-		got, ok := titles[title]
-		if !ok || !strings.Contains(got, instr) {
-			t.Errorf("action %q: instruction %q, want one containing %q (offered: %v)", title, got, instr, titles)
-		}
-	}
+	return titles
 }

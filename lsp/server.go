@@ -89,6 +89,12 @@ type Server struct {
 	// said remembers messages already shown, so each is shown once.
 	said map[string]bool
 
+	// changing is held for writing by didChange from the store's change
+	// until the engine has heard it, and for reading by a request that
+	// takes a snapshot off the ordered loop (suggestFollowing), so that
+	// the engine knows every change that snapshot holds.
+	changing sync.RWMutex
+
 	// status is the last wisp/status sent; it has its own lock.
 	status statusLine
 }

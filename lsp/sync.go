@@ -47,7 +47,14 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		}
 	}
 	u := p.TextDocument.URI
+	s.changing.Lock()
 	res, err := s.docs.change(u, p.TextDocument.Version, changes, s.encoding())
+	if err == nil {
+		if e := s.currentEngine(); e != nil {
+			e.DidChange(string(u), res.before, res.after, res.edits)
+		}
+	}
+	s.changing.Unlock()
 	switch {
 	case errors.Is(err, ErrOutOfSync):
 		s.log.Debug("didChange ignored", zap.Error(err))
@@ -59,9 +66,6 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		return nil
 	}
 	s.history.Record(pathOf(u), res.before, res.after, res.edits)
-	if e := s.currentEngine(); e != nil {
-		e.DidChange(string(u), res.before, res.after, res.edits)
-	}
 	s.edits.didChange(u, p.TextDocument.Version, res.edits)
 	s.nextEditDidChange(u, p.TextDocument.Version, res.before, res.after, res.edits)
 	if w := s.currentIndexes(); w != nil && u.IsFile() {

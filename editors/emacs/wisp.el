@@ -136,6 +136,16 @@ ones, and carries the trusted settings as --set flags."
   "The initializationOptions: `wisp-initialization-options' without the trusted settings."
   (cdr (wisp--split-options wisp-initialization-options)))
 
+(defun wisp--lsp-initialization-options ()
+  "The initializationOptions for lsp-mode, asking for wisp/status.
+`wisp--on-status' shows it in the mode line; without it wisp would tell
+the model's state with window/showMessage instead (as it does eglot,
+which has no handler for it here)."
+  (let ((options (copy-sequence (wisp--initialization-options))))
+    (if (plist-member options :status)
+        options
+      (plist-put options :status t))))
+
 (defun wisp--on-status (_workspace params)
   "Record a wisp/status notification PARAMS for the mode line.
 The user hears once that the model is unavailable and once that it is
@@ -265,7 +275,7 @@ from the first keystroke, so the buffer asks as soon as it is idle."
       :server-id 'wisp
       :add-on? t
       :priority -2
-      :initialization-options #'wisp--initialization-options
+      :initialization-options #'wisp--lsp-initialization-options
       :notification-handlers handlers))))
 
 (with-eval-after-load 'lsp-mode

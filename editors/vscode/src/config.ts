@@ -20,8 +20,13 @@ export interface InitOptions {
    * off here: left at the default, wisp's own settings decide.
    */
   nextEdit?: NextEditOptions;
-  /** Asks for wisp/status (and wisp/inlineCompletionPartial) notifications. */
+  /** Asks for wisp/inlineCompletionPartial notifications. */
   streaming: boolean;
+  /**
+   * Asks for wisp/status notifications, which the status bar item shows;
+   * without it wisp tells the model's state with window/showMessage.
+   */
+  status: boolean;
 }
 
 /**
@@ -60,7 +65,7 @@ export function serverEnv(): Record<string, string> {
  */
 export function initOptions(): InitOptions {
   const model = vscode.workspace.getConfiguration("wisp").get<string>("model", "").trim();
-  const opts: InitOptions = { streaming: true };
+  const opts: InitOptions = { streaming: true, status: true };
   if (model !== "") {
     opts.model = { model };
   }

@@ -48,6 +48,32 @@ function M.on_show_message(params)
   return false
 end
 
+-- send asks wisp to run wisp.quickEdit with args ({textDocument, range,
+-- instruction}) in bufnr and says how it went, once, when it is done.
+local function send(client, bufnr, args)
+  local params = { command = "wisp.quickEdit", arguments = { args } }
+  local say = require("wisp").say
+  say("wisp: editing…", "Comment")
+  local this = { edits = 0 }
+  pending = this
+  lsp.request(client, "workspace/executeCommand", params, function(err)
+    if pending == this then
+      pending = nil
+    end
+    if this.said ~= nil then
+      say(this.said[1], this.said[2])
+    elseif err ~= nil then
+      say("wisp: quick edit failed: " .. (err.message or vim.inspect(err)), "ErrorMsg")
+    elseif this.refused ~= nil then
+      say("wisp: quick edit refused: " .. this.refused, "WarningMsg")
+    elseif this.edits == 0 then
+      say("wisp: the quick edit changed nothing", "Comment")
+    else
+      say(("wisp: applied %d edit%s"):format(this.edits, this.edits == 1 and "" or "s"), "Comment")
+    end
+  end, bufnr)
+end
+
 -- run asks wisp to rewrite lines line1..line2 (1-based, inclusive) of the
 -- current buffer when range is true, else the syntax node under the cursor.
 function M.run(instruction, range, line1, line2)
@@ -79,36 +105,29 @@ function M.run(instruction, range, line1, line2)
     local pos = vim.lsp.util.make_position_params(0, client.offset_encoding).position
     lsp_range = { start = pos, ["end"] = pos }
   end
-  local params = {
-    command = "wisp.quickEdit",
-    arguments = {
-      {
-        textDocument = { uri = vim.uri_from_bufnr(bufnr), version = lsp.version(bufnr) },
-        range = lsp_range,
-        instruction = instruction,
-      },
-    },
-  }
-  local say = require("wisp").say
-  say("wisp: editing…", "Comment")
-  local this = { edits = 0 }
-  pending = this
-  lsp.request(client, "workspace/executeCommand", params, function(err)
-    if pending == this then
-      pending = nil
+  send(client, bufnr, {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr), version = lsp.version(bufnr) },
+    range = lsp_range,
+    instruction = instruction,
+  })
+end
+
+-- on_command runs wisp's quick-edit code actions (the client's command
+-- handler for wisp.quickEdit): "Quick edit…" comes without an instruction,
+-- which this asks for; the others carry their own.
+function M.on_command(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local args = vim.deepcopy((command.arguments or {})[1])
+  if client == nil or type(args) ~= "table" then
+    return
+  end
+  if type(args.instruction) ~= "string" or vim.trim(args.instruction) == "" then
+    args.instruction = vim.fn.input("wisp edit: ")
+    if vim.trim(args.instruction) == "" then
+      return
     end
-    if this.said ~= nil then
-      say(this.said[1], this.said[2])
-    elseif err ~= nil then
-      say("wisp: quick edit failed: " .. (err.message or vim.inspect(err)), "ErrorMsg")
-    elseif this.refused ~= nil then
-      say("wisp: quick edit refused: " .. this.refused, "WarningMsg")
-    elseif this.edits == 0 then
-      say("wisp: the quick edit changed nothing", "Comment")
-    else
-      say(("wisp: applied %d edit%s"):format(this.edits, this.edits == 1 and "" or "s"), "Comment")
-    end
-  end, bufnr)
+  end
+  send(client, ctx.bufnr or vim.api.nvim_get_current_buf(), args)
 end
 
 return M

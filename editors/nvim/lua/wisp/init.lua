@@ -209,6 +209,15 @@ local function client_config()
     -- Partial ghost text matters only where this plugin draws it.
     init_options.streaming = not M.builtin()
   end
+  if init_options.status == nil then
+    -- on_status shows the model's state: wisp then sends it as wisp/status
+    -- alone, not also as window/showMessage.
+    init_options.status = true
+  end
+  if init_options.quickEditPrompt == nil then
+    -- edit.on_command asks for the instruction of "Quick edit…".
+    init_options.quickEditPrompt = true
+  end
   local handlers = {
     ["wisp/status"] = on_status,
     ["workspace/applyEdit"] = require("wisp.edit").on_apply_edit,
@@ -226,6 +235,7 @@ local function client_config()
     root_dir = vim.fn.getcwd(),
     init_options = init_options,
     handlers = handlers,
+    commands = { ["wisp.quickEdit"] = require("wisp.edit").on_command },
     on_exit = function()
       client_id = nil
     end,
