@@ -44,6 +44,10 @@ type generation struct {
 	// child, set once a look-ahead generation was taken from this one
 	// while it still streamed, receives this stream's deltas and end.
 	child *generation
+	// anticipated marks a generation started at a change, before any
+	// request asked (see Engine.Anticipate); claimed is set once a
+	// request is served by it.
+	anticipated, claimed bool
 
 	// typed is what the user has typed at the anchor since the start,
 	// always consistent with raw (see DidChange).

@@ -61,6 +61,7 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 	s.history.Record(pathOf(u), res.before, res.after, res.edits)
 	if e := s.currentEngine(); e != nil {
 		e.DidChange(string(u), res.before, res.after, res.edits)
+		s.startOnChange(e, u, p.TextDocument.Version, res.after, res.edits)
 	}
 	s.edits.didChange(u, p.TextDocument.Version, res.edits)
 	s.nextEditDidChange(u, p.TextDocument.Version, res.before, res.after, res.edits)

@@ -22,6 +22,12 @@ export interface InitOptions {
   nextEdit?: NextEditOptions;
   /** Asks for wisp/status (and wisp/inlineCompletionPartial) notifications. */
   streaming: boolean;
+  /**
+   * VS Code asks an inline completion provider only about 50 ms after a
+   * keystroke: startOnChange has wisp start the generation as the change
+   * arrives, and VS Code's request joins it.
+   */
+  completion: { startOnChange: boolean };
 }
 
 /**
@@ -60,7 +66,7 @@ export function serverEnv(): Record<string, string> {
  */
 export function initOptions(): InitOptions {
   const model = vscode.workspace.getConfiguration("wisp").get<string>("model", "").trim();
-  const opts: InitOptions = { streaming: true };
+  const opts: InitOptions = { streaming: true, completion: { startOnChange: true } };
   if (model !== "") {
     opts.model = { model };
   }
