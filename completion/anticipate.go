@@ -90,7 +90,10 @@ func (e *Engine) anticipate(uri string, a *anticipation, build func() (Query, fu
 		e.killLocked(old)
 	}
 	e.discardSpecLocked(uri)
-	g.anticipated = true
+	// Typing on is taken as agreeing with it only where the model has
+	// said so: a key before its first token starts afresh at the new
+	// cursor rather than betting on a prompt the request never saw.
+	g.anticipated, g.strict = true, true
 	e.gens[uri] = g
 	e.stats.anticipated.Add(1)
 	launch()

@@ -75,7 +75,9 @@ type generation struct {
 	// strict makes typing agree only with text the model has produced:
 	// set on a generation started again because typing outran its
 	// predecessor, so that a key typed before its first token starts
-	// afresh at the new cursor rather than betting on it a second time.
+	// afresh at the new cursor rather than betting on it a second time,
+	// and on an anticipated one, which the next key's anticipation
+	// replaces (see Engine.Anticipate).
 	strict bool
 }
 

@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,5 +89,60 @@ func TestNoStartOnChangeWithoutOptIn(t *testing.T) {
 	}
 	if st := e.engineStats(); st.Anticipated != 0 || st.ModelRequests != 1 {
 		t.Fatalf("engine stats %+v: want no generation started at the change, one model request", st)
+	}
+}
+
+// A key typed before the model said anything is not bet on: the
+// generation the previous key started stops at the model and the new
+// key's starts, for the prompt its request will have.
+func TestStartOnChangeKeyBeforeFirstTokenStartsAfresh(t *testing.T) {
+	held := heldScript(afterR, modelserver.Reply{PrefixEndsWith: "int {\n\tre", Text: "turn a + b"})
+	ms := modelserver.New(modelserver.Options{Backend: held})
+	cfg := countingConfig()
+	cfg.Completion.Grace = time.Hour
+	e := startServer(t, serveModel(t, ms), cfg)
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", startOnChange)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", addGo)
+
+	e.change(uri, 2, 3, 1, 3, 1, "r")
+	held.waitStarted(t)
+	e.change(uri, 3, 3, 2, 3, 2, "e")
+	if q := held.waitStarted(t); !strings.HasSuffix(q.Prefix, "\tre") {
+		t.Fatalf("the second generation's prompt ends %q, want it to end at the second key", q.Prefix[max(0, len(q.Prefix)-10):])
+	}
+	waitModel(t, ms, "the first generation's cancel", func(st modelserver.Stats) bool { return st.Cancels == 1 })
+	answer := make(chan string, 1)
+	go func() {
+		got, _ := e.inline(context.Background(), uri, 3, 3)
+		answer <- got
+	}()
+	held.let(t)
+	if got := <-answer; got != "turn a + b" {
+		t.Fatalf("suggestion %q, want %q", got, "turn a + b")
+	}
+	if st := e.engineStats(); st.Anticipated != 2 || st.AnticipatedCancelled != 1 || st.AnticipatedUsed != 1 || st.ModelRequests != 2 {
+		t.Fatalf("engine stats %+v: want two generations started at changes, the first cancelled, the second used", st)
+	}
+}
+
+// When the editor closes a bracket as it is typed, the change inserts the
+// pair and the cursor stays between them: the generation is started
+// there, where the request asks.
+func TestStartOnChangeBetweenAutoClosedBrackets(t *testing.T) {
+	call := modelserver.Reply{PrefixEndsWith: "\tprintln(", Text: `"sum", a+b`}
+	ms, model := loopbackModel(t, modelserver.Options{}, call)
+	e := startServer(t, model, countingConfig())
+	e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", startOnChange)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", "package p\n\nfunc add(a, b int) {\n\tprintln\n}\n")
+
+	e.change(uri, 2, 3, 8, 3, 8, "()")
+	waitModel(t, ms, "the model request the key started", func(st modelserver.Stats) bool { return st.Requests == 1 })
+	if got, err := e.inline(context.Background(), uri, 3, 9); err != nil || got != call.Text {
+		t.Fatalf("suggestion %q, %v; want %q", got, err, call.Text)
+	}
+	if n := ms.Stats().Requests; n != 1 {
+		t.Fatalf("model requests = %d, want 1 (started between the brackets)", n)
 	}
 }
