@@ -25,7 +25,8 @@ export interface InitOptions {
   /**
    * VS Code asks an inline completion provider only about 50 ms after a
    * keystroke: startOnChange has wisp start the generation as the change
-   * arrives, and VS Code's request joins it.
+   * arrives, and VS Code's request joins it. Off while
+   * editor.inlineSuggest.enabled is off.
    */
   completion: { startOnChange: boolean };
 }
@@ -66,7 +67,10 @@ export function serverEnv(): Record<string, string> {
  */
 export function initOptions(): InitOptions {
   const model = vscode.workspace.getConfiguration("wisp").get<string>("model", "").trim();
-  const opts: InitOptions = { streaming: true, completion: { startOnChange: true } };
+  // Only while VS Code asks for ghost text: otherwise nothing would join
+  // the generations a key starts.
+  const inline = vscode.workspace.getConfiguration("editor").get<boolean>("inlineSuggest.enabled", true);
+  const opts: InitOptions = { streaming: true, completion: { startOnChange: inline } };
   if (model !== "") {
     opts.model = { model };
   }
@@ -106,5 +110,5 @@ export function serverPath(): string {
 export function affectsServer(e: vscode.ConfigurationChangeEvent): boolean {
   return ["path", "provider", "endpoint", "model", "apiKeyEnv", "nextEdit"].some((k) =>
     e.affectsConfiguration(`wisp.${k}`),
-  );
+  ) || e.affectsConfiguration("editor.inlineSuggest.enabled");
 }
