@@ -120,6 +120,15 @@ type Stats struct {
 	LookAheadWastedTokens int64 `json:"lookAheadWastedTokens"`
 	// Warmups counts prompt-cache warm-ups sent after idle moments.
 	Warmups int64 `json:"warmups"`
+	// Anticipated counts generations started at a change, before the
+	// editor's request (they are also ModelRequests; see Anticipate);
+	// AnticipatedUsed those a request took up, AnticipatedCancelled those
+	// stopped at the model before any request did, and
+	// AnticipatedWastedTokens the deltas of those no request took up.
+	Anticipated             int64 `json:"anticipated"`
+	AnticipatedUsed         int64 `json:"anticipatedUsed"`
+	AnticipatedCancelled    int64 `json:"anticipatedCancelled"`
+	AnticipatedWastedTokens int64 `json:"anticipatedWastedTokens"`
 }
 
 // ErrClosed is returned by Suggest after Close.
@@ -148,10 +157,18 @@ type Engine struct {
 	// adaptive debounce.
 	lastKey map[string]time.Time
 	pace    map[string]time.Duration // smoothed time between keystrokes
+	// changes counts each document's changes (DidChange), so that an
+	// anticipated generation built for one text is not started for a
+	// later one.
+	changes map[string]uint64
+	// pending holds each document's anticipated generation while it is
+	// being built (anticipate.go).
+	pending map[string]*anticipation
 
 	stats struct {
 		queries, requests, typedAhead, cached, cancelled, failures                         atomic.Int64
 		spec, specUsed, specCancelled, tokens, specWasted, lookAhead, aheadWasted, warmups atomic.Int64
+		anticipated, anticipatedUsed, anticipatedCancelled, anticipatedWasted              atomic.Int64
 	}
 	wg sync.WaitGroup // generations in flight
 }
@@ -165,7 +182,8 @@ func NewEngine(opts Options) *Engine {
 		FirstToken: opts.Config.FirstTokenTimeout, Idle: opts.Config.IdleTimeout})
 	return &Engine{opts: opts, log: opts.Log, model: model, avail: &availability{log: opts.Log, notify: opts.Status},
 		gens: map[string]*generation{}, specs: map[string]*generation{}, warms: map[string]*warmer{}, cache: newCache(256),
-		lastKey: map[string]time.Time{}, pace: map[string]time.Duration{}}
+		lastKey: map[string]time.Time{}, pace: map[string]time.Duration{},
+		changes: map[string]uint64{}, pending: map[string]*anticipation{}}
 }
 
 // Stats returns the counters so far.
@@ -175,7 +193,9 @@ func (e *Engine) Stats() Stats {
 		Failures: e.stats.failures.Load(), Speculative: e.stats.spec.Load(), SpeculativeUsed: e.stats.specUsed.Load(),
 		SpeculativeCancelled: e.stats.specCancelled.Load(), Tokens: e.stats.tokens.Load(),
 		SpeculativeWastedTokens: e.stats.specWasted.Load(), LookAheadUsed: e.stats.lookAhead.Load(),
-		LookAheadWastedTokens: e.stats.aheadWasted.Load(), Warmups: e.stats.warmups.Load()}
+		LookAheadWastedTokens: e.stats.aheadWasted.Load(), Warmups: e.stats.warmups.Load(),
+		Anticipated: e.stats.anticipated.Load(), AnticipatedUsed: e.stats.anticipatedUsed.Load(),
+		AnticipatedCancelled: e.stats.anticipatedCancelled.Load(), AnticipatedWastedTokens: e.stats.anticipatedWasted.Load()}
 }
 
 // Close stops every generation and waits for them to end.
@@ -214,6 +234,14 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	}
 	wait := e.debounceLocked(q.URI)
 	e.activeLocked(q.URI)
+	if !e.awaitAnticipationLocked(q.URI, ctx.Done()) {
+		e.mu.Unlock()
+		return Suggestion{}, nil
+	}
+	if e.closed {
+		e.mu.Unlock()
+		return Suggestion{}, ErrClosed
+	}
 	g := e.gens[q.URI]
 	outrun := false
 	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead) {
@@ -420,6 +448,7 @@ var errOutrun = errors.New("typed past the end of the generation")
 // it released.
 func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead bool) (Suggestion, error) {
 	g.wanted++
+	e.claimLocked(g)
 	if g.grace != nil {
 		g.grace.Stop()
 		g.grace = nil
@@ -501,6 +530,12 @@ func (e *Engine) unwant(g *generation) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	g.wanted--
+	e.graceLocked(g)
+}
+
+// graceLocked starts g's grace period if no request wants g while it is
+// still generating: past it, g stops at the model.
+func (e *Engine) graceLocked(g *generation) {
 	if g.wanted > 0 || g.done || g.dead || g.keep {
 		return
 	}
@@ -526,6 +561,7 @@ func (e *Engine) killLocked(g *generation) {
 	if !g.done {
 		e.stats.cancelled.Add(1)
 	}
+	e.unclaimedDiesLocked(g)
 	g.cancel()
 	g.broadcastLocked()
 }
@@ -536,6 +572,7 @@ func (e *Engine) killLocked(g *generation) {
 func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Edit) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.changes[uri]++
 	g := e.gens[uri]
 	if g == nil || g.dead {
 		e.discardSpecLocked(uri) // nothing left for it to follow
@@ -594,6 +631,11 @@ func (e *Engine) DidClose(uri string) {
 	}
 	e.discardSpecLocked(uri)
 	e.forgetLocked(uri)
+	if a := e.pending[uri]; a != nil {
+		delete(e.pending, uri)
+		close(a.ready)
+	}
+	delete(e.changes, uri)
 	delete(e.lastKey, uri)
 	delete(e.pace, uri)
 }

@@ -44,6 +44,10 @@ type generation struct {
 	// child, set once a look-ahead generation was taken from this one
 	// while it still streamed, receives this stream's deltas and end.
 	child *generation
+	// anticipated marks a generation started at a change, before any
+	// request asked (see Engine.Anticipate); claimed is set once a
+	// request is served by it.
+	anticipated, claimed bool
 
 	// typed is what the user has typed at the anchor since the start,
 	// always consistent with raw (see DidChange).
@@ -71,7 +75,9 @@ type generation struct {
 	// strict makes typing agree only with text the model has produced:
 	// set on a generation started again because typing outran its
 	// predecessor, so that a key typed before its first token starts
-	// afresh at the new cursor rather than betting on it a second time.
+	// afresh at the new cursor rather than betting on it a second time,
+	// and on an anticipated one, which the next key's anticipation
+	// replaces (see Engine.Anticipate).
 	strict bool
 }
 

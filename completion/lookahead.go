@@ -64,6 +64,8 @@ func (e *Engine) rebaseLocked(g *generation, typed string, after *text.Text) *ge
 		return nil
 	}
 	c := e.continuationLocked(g, len(typed), typed, after, cursor)
+	// The same stream under another shape: it answers for g in the stats.
+	c.anticipated, c.claimed = g.anticipated, g.claimed
 	if !g.done {
 		g.child = c
 	}

@@ -92,6 +92,12 @@ type Completion struct {
 	// document as it will be when its suggestion is taken, so the ghost
 	// text after an accept (or after typing it through) is there at once.
 	Speculate bool
+	// StartOnChange starts the generation a typing-shaped change calls for
+	// when the change arrives, before the editor's request (which then
+	// joins it). For clients that ask only a while after each keystroke
+	// (VS Code); off by default, since an editor that asks at once gains
+	// nothing from it.
+	StartOnChange bool
 	// LookAhead lets a one-line suggestion's generation run on past its
 	// line (bounded by its max tokens); what is shown is unchanged, and
 	// the lines after are ready when the user breaks the line.

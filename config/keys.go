@@ -48,6 +48,7 @@ var keys = []key{
 	boolean("completion.typedAhead", "", func(c *Config) *bool { return &c.Completion.TypedAhead }),
 	boolean("completion.speculate", "", func(c *Config) *bool { return &c.Completion.Speculate }),
 	boolean("completion.lookAhead", "", func(c *Config) *bool { return &c.Completion.LookAhead }),
+	boolean("completion.startOnChange", "", func(c *Config) *bool { return &c.Completion.StartOnChange }),
 	duration("completion.warmAfterIdle", "", func(c *Config) *time.Duration { return &c.Completion.WarmAfterIdle }),
 	duration("completion.grace", "WISP_GRACE", func(c *Config) *time.Duration { return &c.Completion.Grace }),
 	trustedOnly(list("trustedEndpoints", "WISP_TRUSTED_ENDPOINTS", func(c *Config) *[]string { return &c.TrustedEndpoints })),

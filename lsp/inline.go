@@ -41,20 +41,8 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 	if snap.OutOfSync {
 		return completion.Suggestion{}, nil // the editor's text is not known
 	}
-	others := s.docs.context(snap.URI)
-	defer func() {
-		for _, o := range others {
-			o.Release()
-		}
-	}()
-	q := completion.Query{
-		URI: string(snap.URI), Path: snap.Path, LanguageID: snap.LanguageID,
-		Text: doc, Tree: snap.Tree, Cursor: cursor,
-		Others: buffersOf(others), History: s.history.Recent(history.DefaultSize),
-	}
-	if doc != snap.Text {
-		q.Tree = nil // the selected completion item changed the text
-	}
+	q, release := s.queryFor(snap, doc, cursor)
+	defer release()
 	if budget {
 		q.Budget = itemBudget
 	}
@@ -81,6 +69,27 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 		return completion.Suggestion{}, nil
 	}
 	return sugg, nil
+}
+
+// queryFor is the engine's query for cursor in doc, the text of snap or
+// snap's text with a completion item applied. The release function frees
+// the other documents' snapshots the query holds for context; the query
+// must not be used after it.
+func (s *Server) queryFor(snap *Snapshot, doc *text.Text, cursor int) (completion.Query, func()) {
+	others := s.docs.context(snap.URI)
+	q := completion.Query{
+		URI: string(snap.URI), Path: snap.Path, LanguageID: snap.LanguageID,
+		Text: doc, Tree: snap.Tree, Cursor: cursor,
+		Others: buffersOf(others), History: s.history.Recent(history.DefaultSize),
+	}
+	if doc != snap.Text {
+		q.Tree = nil // the selected completion item changed the text
+	}
+	return q, func() {
+		for _, o := range others {
+			o.Release()
+		}
+	}
 }
 
 func buffersOf(snaps []*Snapshot) []completion.Buffer {

@@ -66,6 +66,9 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		return nil
 	}
 	s.history.Record(pathOf(u), res.before, res.after, res.edits)
+	if e := s.currentEngine(); e != nil {
+		s.startOnChange(e, u, p.TextDocument.Version, res.after, res.edits)
+	}
 	s.edits.didChange(u, p.TextDocument.Version, res.edits)
 	s.nextEditDidChange(u, p.TextDocument.Version, res.before, res.after, res.edits)
 	if w := s.currentIndexes(); w != nil && u.IsFile() {

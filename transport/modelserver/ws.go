@@ -109,14 +109,37 @@ func (c *wsConn) expire(age time.Duration) {
 	c.close()
 }
 
-// readLoop handles client events in order until the connection ends.
+// wsFrame is one client event as read off the socket, and when.
+type wsFrame struct {
+	data   []byte
+	readAt time.Time
+}
+
+// readLoop handles client events in order until the connection ends. The
+// frames are taken off the socket as they come, so each one's emulated
+// network delay runs from when it was read: delays overlap as on a real
+// network, rather than each frame (a cancel, say) holding up the next.
 func (c *wsConn) readLoop() {
-	for {
-		_, data, err := c.conn.ReadMessage()
-		if err != nil {
-			return
+	frames := make(chan wsFrame, 64)
+	c.lanesWG.Add(1)
+	go func() {
+		defer c.lanesWG.Done()
+		defer close(frames)
+		for {
+			_, data, err := c.conn.ReadMessage()
+			if err != nil {
+				return
+			}
+			select {
+			case frames <- wsFrame{data: data, readAt: c.s.clock.Now()}:
+			case <-c.ctx.Done():
+				return
+			}
 		}
-		arrival, err := c.s.arrive(c.ctx, c.s.clock.Now(), false)
+	}()
+	for f := range frames {
+		data := f.data
+		arrival, err := c.s.arrive(c.ctx, f.readAt, false)
 		if err != nil {
 			return
 		}

@@ -27,6 +27,13 @@ export interface InitOptions {
    * without it wisp tells the model's state with window/showMessage.
    */
   status: boolean;
+  /**
+   * VS Code asks an inline completion provider only about 50 ms after a
+   * keystroke: startOnChange has wisp start the generation as the change
+   * arrives, and VS Code's request joins it. Off while
+   * editor.inlineSuggest.enabled is off.
+   */
+  completion: { startOnChange: boolean };
 }
 
 /**
@@ -65,7 +72,10 @@ export function serverEnv(): Record<string, string> {
  */
 export function initOptions(): InitOptions {
   const model = vscode.workspace.getConfiguration("wisp").get<string>("model", "").trim();
-  const opts: InitOptions = { streaming: true, status: true };
+  // Only while VS Code asks for ghost text: otherwise nothing would join
+  // the generations a key starts.
+  const inline = vscode.workspace.getConfiguration("editor").get<boolean>("inlineSuggest.enabled", true);
+  const opts: InitOptions = { streaming: true, status: true, completion: { startOnChange: inline } };
   if (model !== "") {
     opts.model = { model };
   }
@@ -105,5 +115,5 @@ export function serverPath(): string {
 export function affectsServer(e: vscode.ConfigurationChangeEvent): boolean {
   return ["path", "provider", "endpoint", "model", "apiKeyEnv", "nextEdit"].some((k) =>
     e.affectsConfiguration(`wisp.${k}`),
-  );
+  ) || e.affectsConfiguration("editor.inlineSuggest.enabled");
 }
