@@ -11,7 +11,7 @@
 ;;
 ;; lsp-mode (10.0 or newer): wisp runs as an add-on server next to the
 ;; language's usual one, and lsp-mode shows its suggestions as ghost text
-;; (`lsp-inline-completion-mode'; C-<return> accepts, C-g dismisses).
+;; (`lsp-inline-completion-mode'; Tab or C-<return> accepts, C-g dismisses).
 ;; wisp.el asks for ghost text right after each change, once Emacs has
 ;; read the keys that wait (`wisp-inline-completion-delay' adds a pause),
 ;; rather than after lsp-mode's own pauses (`lsp-idle-delay' plus
@@ -86,6 +86,13 @@ over one at a time) asks once, and a typed key asks at once.  wisp
 cancels a request that a later change supersedes, so a pause here only
 adds to the time before ghost text shows."
   :type 'number)
+
+(defcustom wisp-accept-keys '("TAB")
+  "Keys that accept the ghost text lsp-mode shows, besides its C-<return>.
+A terminal sends nothing (or RET) for C-<return>, so there Tab is the
+key that reaches Emacs.  The keys act only while ghost text shows; nil
+leaves lsp-mode's keys alone."
+  :type '(repeat string))
 
 (defvar wisp-status nil
   "The state in wisp's last wisp/status notification: idle, generating, error...")
@@ -178,12 +185,15 @@ back, never on every keystroke: wisp sends a status with each request."
 (declare-function lsp-inline-completion--parse-items "lsp-inline-completion")
 (declare-function lsp-inline-completion-show-overlay "lsp-inline-completion")
 (declare-function lsp-inline-completion--active-p "lsp-inline-completion")
+(declare-function lsp-inline-completion--clear-overlay "lsp-inline-completion")
 (declare-function lsp-make-inline-completion-item "lsp-protocol")
 (declare-function lsp-make-range "lsp-protocol")
 (declare-function lsp--buffer-uri "lsp-mode")
 (declare-function lsp--position-to-point "lsp-mode")
 (defvar lsp--cur-version)
 (defvar lsp-inline-completion-inhibit-predicates)
+(defvar lsp-inline-completion-active-map)
+(declare-function lsp-inline-completion-accept "lsp-inline-completion")
 (defvar lsp-inline-completion--items)
 (defvar lsp-inline-completion--current)
 (defvar lsp-inline-completion--start-point)
@@ -225,9 +235,8 @@ every keystroke): wisp reports the model's state once, through wisp/status."
        (lambda (resp)
          (when (and (buffer-live-p buffer) (eq (window-buffer) buffer))
            (with-current-buffer buffer
-             (when-let* (((and (eql (wisp--cursor) point) (eql tick (buffer-chars-modified-tick))))
-                         (items (lsp-inline-completion--parse-items resp)))
-               (wisp--show point items)))))
+             (when (and (eql (wisp--cursor) point) (eql tick (buffer-chars-modified-tick)))
+               (wisp--show point (lsp-inline-completion--parse-items resp))))))
        :mode 'detached
        :error-handler #'ignore
        :cancel-token 'wisp--inline-completion))))
@@ -242,11 +251,18 @@ the cursor is then `lsp-inline-completion--start-point'."
     (point)))
 
 (defun wisp--show (point items)
-  "Show the inline completion ITEMS as ghost text at POINT, the cursor."
-  (setq lsp-inline-completion--items items
-        lsp-inline-completion--current 0
-        lsp-inline-completion--start-point point)
-  (lsp-inline-completion-show-overlay))
+  "Show the inline completion ITEMS as ghost text at POINT, the cursor.
+No ITEMS takes away the ghost text a streamed piece drew: the answer
+is the last word."
+  (if items
+      (progn
+        (setq lsp-inline-completion--items items
+              lsp-inline-completion--current 0
+              lsp-inline-completion--start-point point)
+        (lsp-inline-completion-show-overlay))
+    (when (lsp-inline-completion--active-p)
+      (lsp-inline-completion--clear-overlay)
+      (goto-char point))))
 
 (defun wisp--on-partial (_workspace params)
   "Draw the ghost text of a wisp/inlineCompletionPartial notification PARAMS.
@@ -257,7 +273,6 @@ buffer on screen, unchanged since the request (its version) and point
 still at the request's position.  Accepting takes what is drawn."
   (when-let* ((text (gethash "text" params))
               (position (gethash "position" params))
-              ((not (string-empty-p text)))
               (uri (gethash "uri" (gethash "textDocument" params)))
               (buffer (window-buffer))
               ((buffer-local-value 'lsp-inline-completion-mode buffer)))
@@ -267,9 +282,10 @@ still at the request's position.  Accepting takes what is drawn."
                  (eql (wisp--cursor) (lsp--position-to-point position))
                  (not (cl-some #'funcall lsp-inline-completion-inhibit-predicates)))
         (wisp--show (wisp--cursor)
-                    (list (lsp-make-inline-completion-item
-                          :insertText text
-                          :range (lsp-make-range :start position :end position))))))))
+                    (unless (string-empty-p text)
+                      (list (lsp-make-inline-completion-item
+                             :insertText text
+                             :range (lsp-make-range :start position :end position)))))))))
 
 (defun wisp--ask-when-read (buffer point)
   "Ask for ghost text in BUFFER at POINT unless keys are still waiting.
@@ -310,6 +326,8 @@ from the first keystroke, so the buffer asks right after each change."
   (when (wisp--lsp-buffer-p)
     (if lsp-inline-completion-mode
         (progn
+          (dolist (key wisp-accept-keys)
+            (define-key lsp-inline-completion-active-map (kbd key) #'lsp-inline-completion-accept))
           (remove-hook 'lsp-on-change-hook #'lsp-inline-completion--after-change t)
           (setq wisp--tick (buffer-chars-modified-tick))
           (add-hook 'post-command-hook #'wisp--post-command nil t))
