@@ -199,8 +199,9 @@ func emacsCount(t *testing.T, s *tmuxSession, re string) int {
 // TestEmacsLspModeStreamedGhostText follows editors/README.md with a reply
 // that streams: the ghost text grows piece by piece as the model writes
 // it, Tab (the README's key that a terminal passes on) accepts what is on
-// screen, and Tab right after typing on into a suggestion never inserts
-// the suggestion that was on screen before that typing.
+// screen, C-g dismisses it for good while it streams, and Tab right after
+// typing on into a suggestion never inserts the suggestion that was on
+// screen before that typing.
 func TestEmacsLspModeStreamedGhostText(t *testing.T) {
 	requireEmacsLspMode(t)
 	long := longHello
@@ -249,11 +250,24 @@ func TestEmacsLspModeStreamedGhostText(t *testing.T) {
 	}
 
 	s.keys("Tab")
-	// A new line, where typing goes on into the suggestion and Tab
-	// follows at once.
+	// A new line: C-g dismisses the ghost text while it streams, and the
+	// rest of the stream does not bring it back.
 	s.keys("End", "Enter")
 	s.text("greet")
-	s.waitScreen(20*time.Second, "greet"+other.Text)
+	s.waitScreen(20*time.Second, "greet_")
+	s.keys("C-g")
+	greetLine := func() string { return strings.TrimSpace(screenLine(s.screen(false), "greet")) }
+	waitFor(t, 5*time.Second, "C-g takes the ghost text away", func() (bool, string) {
+		line := greetLine()
+		return line == "greet", line
+	})
+	// The reply streams for about half a second more.
+	for end := time.Now().Add(time.Second); time.Now().Before(end); {
+		if line := greetLine(); line != "greet" {
+			t.Fatalf("ghost text %q came back after C-g dismissed it", line)
+		}
+	}
+	// Typing goes on into the suggestion and Tab follows at once.
 	s.text("_a")
 	s.keys("Tab")
 	s.keys("C-x", "C-s")
@@ -261,7 +275,8 @@ func TestEmacsLspModeStreamedGhostText(t *testing.T) {
 	waitFor(t, 10*time.Second, "Emacs saves the file", func() (bool, string) {
 		var err error
 		data, err = os.ReadFile(file)
-		return err == nil && string(data) != goSource, s.screen(false)
+		// Emacs writes the file in place: read until it is whole.
+		return err == nil && string(data) != goSource && strings.HasSuffix(string(data), "}\n"), s.screen(false)
 	})
 	lines := strings.Split(string(data), "\n")
 	if len(lines) < 5 || lines[3] != "\t"+full {

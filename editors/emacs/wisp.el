@@ -207,6 +207,14 @@ back, never on every keystroke: wisp sends a status with each request."
 (defvar-local wisp--tick nil
   "`buffer-chars-modified-tick' when ghost text was last asked for.")
 
+(defvar-local wisp--dismissed nil
+  "`buffer-chars-modified-tick' when the user last dismissed ghost text.
+Streamed pieces and answers for that same text stay hidden.")
+
+(defun wisp--dismiss ()
+  "Remember that the user dismissed the ghost text of this buffer's text."
+  (setq wisp--dismissed (buffer-chars-modified-tick)))
+
 (defvar-local wisp--timer nil
   "The pending request for ghost text, or nil.")
 
@@ -253,9 +261,10 @@ the cursor is then `lsp-inline-completion--start-point'."
 (defun wisp--show (point items)
   "Show the inline completion ITEMS as ghost text at POINT, the cursor.
 No ITEMS takes away the ghost text a streamed piece drew: the answer
-is the last word."
+is the last word.  Nothing shows again for text where the user
+dismissed it."
   (if items
-      (progn
+      (unless (eql wisp--dismissed (buffer-chars-modified-tick))
         (setq lsp-inline-completion--items items
               lsp-inline-completion--current 0
               lsp-inline-completion--start-point point)
@@ -330,7 +339,9 @@ from the first keystroke, so the buffer asks right after each change."
             (define-key lsp-inline-completion-active-map (kbd key) #'lsp-inline-completion-accept))
           (remove-hook 'lsp-on-change-hook #'lsp-inline-completion--after-change t)
           (setq wisp--tick (buffer-chars-modified-tick))
+          (add-hook 'lsp-inline-completion-cancelled-hook #'wisp--dismiss nil t)
           (add-hook 'post-command-hook #'wisp--post-command nil t))
+      (remove-hook 'lsp-inline-completion-cancelled-hook #'wisp--dismiss t)
       (remove-hook 'post-command-hook #'wisp--post-command t))))
 
 (defun wisp--lsp-initialization-options ()
