@@ -80,8 +80,13 @@ func TestEmacsLspModeInlineCompletion(t *testing.T) {
 		t.Errorf("with the model down wisp spoke %d times over 20 keys, want at most 1", n)
 	}
 
-	// It comes back: ghost text again, and one message saying so.
-	startModelServerAt(t, ms.addr, []reply{completeHello}, measured)
+	// It comes back: ghost text again, and one message saying so. wisp.el
+	// asks on every change, so "hell" is asked on its own when the test's
+	// keys come apart: the model answers it as a model would (with the
+	// local engine, which reads the file, it would say "o" alone, and
+	// typing that "o" leaves nothing to show).
+	completeHell := reply{PrefixEndsWith: "hell", Text: "o_world()"}
+	startModelServerAt(t, ms.addr, []reply{completeHello, completeHell}, measured)
 	s.keys("Enter")
 	s.text("hell")
 	deadline := time.Now().Add(30 * time.Second)
@@ -189,4 +194,99 @@ func emacsCount(t *testing.T, s *tmuxSession, re string) int {
 		return true, ""
 	})
 	return n
+}
+
+// TestEmacsLspModeStreamedGhostText follows editors/README.md with a reply
+// that streams: the ghost text grows piece by piece as the model writes
+// it, Tab (the README's key that a terminal passes on) accepts what is on
+// screen, C-g dismisses it for good while it streams, and Tab right after
+// typing on into a suggestion never inserts the suggestion that was on
+// screen before that typing.
+func TestEmacsLspModeStreamedGhostText(t *testing.T) {
+	requireEmacsLspMode(t)
+	long := longHello
+	other := reply{PrefixEndsWith: "greet", Text: `_all("streamed to the editor token by token")`}
+	// Slow enough that several pieces are drawn before the end.
+	ms := startModelServer(t, []reply{long, other}, pace{rate: 25, ttft: measured.ttft, delay: measured.delay})
+	s, file := startEmacsTmux(t, ms, "", "main.go", goSource)
+	s.keys("C-x", "1", "M-g", "g", "4", "Enter", "C-e")
+	waitFor(t, 10*time.Second, "the cursor is on line 4", func() (bool, string) {
+		screen := s.screen(false)
+		return strings.Contains(screen, "L4"), screen
+	})
+
+	full := "hello" + long.Text
+	s.text("hello")
+	start := time.Now()
+	var seen []string
+	var first time.Duration // until the first piece of ghost text
+	for len(seen) == 0 || seen[len(seen)-1] != full {
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("the whole reply never showed; seen %q", seen)
+		}
+		line := strings.TrimSpace(screenLine(s.screen(false), "hello"))
+		if len(seen) == 0 || seen[len(seen)-1] != line {
+			seen = append(seen, line)
+			if first == 0 && strings.HasPrefix(line, "hello_") {
+				first = time.Since(start)
+			}
+		}
+	}
+	t.Logf("keystroke → streamed ghost text on screen: %.0f ms (model: %v to the first token, %v each way, then 25 tokens/s; the whole reply at %.0f ms)",
+		float64(first.Microseconds())/1000, measured.ttft, measured.delay, float64(time.Since(start).Microseconds())/1000)
+	var partial []string
+	for _, g := range seen[:len(seen)-1] {
+		if g == "hello" {
+			continue
+		}
+		// wisp closes the brackets and quotes a partial line leaves open.
+		if open := strings.TrimRight(g, `")]}`); !strings.HasPrefix(full, open) {
+			t.Errorf("ghost text %q does not start a prefix of the reply %q", g, full)
+		}
+		partial = append(partial, g)
+	}
+	if len(partial) < 2 {
+		t.Errorf("ghost text grew in %d step(s) before the end (%q); want streamed growth in at least 2", len(partial), seen)
+	}
+
+	s.keys("Tab")
+	// A new line: C-g dismisses the ghost text while it streams, and the
+	// rest of the stream does not bring it back.
+	s.keys("End", "Enter")
+	s.text("greet")
+	s.waitScreen(20*time.Second, "greet_")
+	s.keys("C-g")
+	greetLine := func() string { return strings.TrimSpace(screenLine(s.screen(false), "greet")) }
+	waitFor(t, 5*time.Second, "C-g takes the ghost text away", func() (bool, string) {
+		line := greetLine()
+		return line == "greet", line
+	})
+	// The reply streams for about half a second more.
+	for end := time.Now().Add(time.Second); time.Now().Before(end); {
+		if line := greetLine(); line != "greet" {
+			t.Fatalf("ghost text %q came back after C-g dismissed it", line)
+		}
+	}
+	// Typing goes on into the suggestion and Tab follows at once.
+	s.text("_a")
+	s.keys("Tab")
+	s.keys("C-x", "C-s")
+	var data []byte
+	waitFor(t, 10*time.Second, "Emacs saves the file", func() (bool, string) {
+		var err error
+		data, err = os.ReadFile(file)
+		// Emacs writes the file in place: read until it is whole.
+		return err == nil && string(data) != goSource && strings.HasSuffix(string(data), "}\n"), s.screen(false)
+	})
+	lines := strings.Split(string(data), "\n")
+	if len(lines) < 5 || lines[3] != "\t"+full {
+		t.Fatalf("Tab did not accept the ghost text on screen; the file is:\n%s", data)
+	}
+	// Tab right after "_a" accepts the suggestion drawn for "greet_a"
+	// (the rest of the reply) or, none being drawn yet, indents; never
+	// the one drawn for "greet".
+	rest := "greet" + other.Text
+	if got := strings.TrimLeft(lines[4], "\t"); !strings.HasPrefix(rest, got) || !strings.HasPrefix(got, "greet_a") {
+		t.Errorf("Tab right after typing inserted %q; want a prefix of %q that starts with greet_a", got, rest)
+	}
 }

@@ -11,10 +11,11 @@
 ;;
 ;; lsp-mode (10.0 or newer): wisp runs as an add-on server next to the
 ;; language's usual one, and lsp-mode shows its suggestions as ghost text
-;; (`lsp-inline-completion-mode'; C-<return> accepts, C-g dismisses).
-;; wisp.el asks for ghost text as soon as Emacs is idle after each change
-;; (`wisp-inline-completion-delay'), rather than after lsp-mode's own
-;; pauses (`lsp-idle-delay' plus `lsp-inline-completion-idle-delay').
+;; (`lsp-inline-completion-mode'; Tab or C-<return> accepts, C-g dismisses).
+;; wisp.el asks for ghost text right after each change, once Emacs has
+;; read the keys that wait (`wisp-inline-completion-delay' adds a pause),
+;; rather than after lsp-mode's own pauses (`lsp-idle-delay' plus
+;; `lsp-inline-completion-idle-delay').
 ;;
 ;;   (require 'lsp-mode-autoloads)
 ;;   (require 'wisp)
@@ -77,12 +78,21 @@ which wisp treats as workspace settings."
   "Major modes for which `wisp-eglot-setup' makes wisp eglot's server."
   :type '(repeat symbol))
 
-(defcustom wisp-inline-completion-delay 0.02
-  "Seconds of idle time after a change before lsp-mode asks wisp for ghost text.
-The default, 20 ms, lets a burst of keys arrive first (a terminal may
-hand them to Emacs one at a time) and is far below human typing pace;
-wisp cancels a request that a later change supersedes."
+(defcustom wisp-inline-completion-delay 0
+  "Seconds of idle time after a change before wisp.el asks for ghost text.
+With the default, 0, it asks as soon as Emacs has read every key that
+is waiting: the last key of a burst (a paste, or keys a terminal hands
+over one at a time) asks once, and a typed key asks at once.  wisp
+cancels a request that a later change supersedes, so a pause here only
+adds to the time before ghost text shows."
   :type 'number)
+
+(defcustom wisp-accept-keys '("TAB")
+  "Keys that accept the ghost text lsp-mode shows, besides its C-<return>.
+A terminal sends nothing (or RET) for C-<return>, so there Tab is the
+key that reaches Emacs.  The keys act only while ghost text shows; nil
+leaves lsp-mode's keys alone."
+  :type '(repeat string))
 
 (defvar wisp-status nil
   "The state in wisp's last wisp/status notification: idle, generating, error...")
@@ -184,7 +194,16 @@ back, never on every keystroke: wisp sends a status with each request."
 (declare-function lsp-inline-completion--params "lsp-inline-completion")
 (declare-function lsp-inline-completion--parse-items "lsp-inline-completion")
 (declare-function lsp-inline-completion-show-overlay "lsp-inline-completion")
+(declare-function lsp-inline-completion--active-p "lsp-inline-completion")
+(declare-function lsp-inline-completion--clear-overlay "lsp-inline-completion")
+(declare-function lsp-make-inline-completion-item "lsp-protocol")
+(declare-function lsp-make-range "lsp-protocol")
+(declare-function lsp--buffer-uri "lsp-mode")
+(declare-function lsp--position-to-point "lsp-mode")
+(defvar lsp--cur-version)
 (defvar lsp-inline-completion-inhibit-predicates)
+(defvar lsp-inline-completion-active-map)
+(declare-function lsp-inline-completion-accept "lsp-inline-completion")
 (defvar lsp-inline-completion--items)
 (defvar lsp-inline-completion--current)
 (defvar lsp-inline-completion--start-point)
@@ -197,6 +216,14 @@ back, never on every keystroke: wisp sends a status with each request."
 
 (defvar-local wisp--tick nil
   "`buffer-chars-modified-tick' when ghost text was last asked for.")
+
+(defvar-local wisp--dismissed nil
+  "`buffer-chars-modified-tick' when the user last dismissed ghost text.
+Streamed pieces and answers for that same text stay hidden.")
+
+(defun wisp--dismiss ()
+  "Remember that the user dismissed the ghost text of this buffer's text."
+  (setq wisp--dismissed (buffer-chars-modified-tick)))
 
 (defvar-local wisp--timer nil
   "The pending request for ghost text, or nil.")
@@ -226,39 +253,115 @@ every keystroke): wisp reports the model's state once, through wisp/status."
        (lambda (resp)
          (when (and (buffer-live-p buffer) (eq (window-buffer) buffer))
            (with-current-buffer buffer
-             (when-let* (((and (eq (point) point) (eql tick (buffer-chars-modified-tick))))
-                         (items (lsp-inline-completion--parse-items resp)))
-               (setq lsp-inline-completion--items items
-                     lsp-inline-completion--current 0
-                     lsp-inline-completion--start-point point)
-               (lsp-inline-completion-show-overlay)))))
+             (when (and (eql (wisp--cursor) point) (eql tick (buffer-chars-modified-tick)))
+               (wisp--show point (lsp-inline-completion--parse-items resp))))))
        :mode 'detached
        :error-handler #'ignore
        :cancel-token 'wisp--inline-completion))))
 
+(defun wisp--cursor ()
+  "Where the user's cursor is.
+While lsp-mode shows ghost text at the end of a line, point sits one
+character back (on the character whose display carries the ghost text);
+the cursor is then `lsp-inline-completion--start-point'."
+  (if (lsp-inline-completion--active-p)
+      lsp-inline-completion--start-point
+    (point)))
+
+(defun wisp--show (point items)
+  "Show the inline completion ITEMS as ghost text at POINT, the cursor.
+No ITEMS takes away the ghost text a streamed piece drew: the answer
+is the last word.  Nothing shows again for text where the user
+dismissed it."
+  (if items
+      (unless (eql wisp--dismissed (buffer-chars-modified-tick))
+        (setq lsp-inline-completion--items items
+              lsp-inline-completion--current 0
+              lsp-inline-completion--start-point point)
+        (lsp-inline-completion-show-overlay))
+    (when (lsp-inline-completion--active-p)
+      (lsp-inline-completion--clear-overlay)
+      (goto-char point))))
+
+(defun wisp--on-partial (_workspace params)
+  "Draw the ghost text of a wisp/inlineCompletionPartial notification PARAMS.
+wisp streams the suggestion of a request while the model writes it;
+drawing each piece shows ghost text from the model's first token rather
+than after its last.  A piece is drawn only where it belongs: the
+buffer on screen, unchanged since the request (its version) and point
+still at the request's position.  Accepting takes what is drawn."
+  (when-let* ((text (gethash "text" params))
+              (position (gethash "position" params))
+              (uri (gethash "uri" (gethash "textDocument" params)))
+              (buffer (window-buffer))
+              ((buffer-local-value 'lsp-inline-completion-mode buffer)))
+    (with-current-buffer buffer
+      (when (and (equal (lsp--buffer-uri) uri)
+                 (eql lsp--cur-version (gethash "version" params))
+                 (eql (wisp--cursor) (lsp--position-to-point position))
+                 (not (cl-some #'funcall lsp-inline-completion-inhibit-predicates)))
+        (wisp--show (wisp--cursor)
+                    (unless (string-empty-p text)
+                      (list (lsp-make-inline-completion-item
+                             :insertText text
+                             :range (lsp-make-range :start position :end position)))))))))
+
+(defun wisp--ask-when-read (buffer point)
+  "Ask for ghost text in BUFFER at POINT unless keys are still waiting.
+A waiting key runs a command of its own, whose `wisp--post-command'
+asks instead; forgetting `wisp--tick' makes sure it does even when that
+command changes nothing."
+  (setq wisp--timer nil)
+  (if (input-pending-p)
+      (when (buffer-live-p buffer)
+        (with-current-buffer buffer
+          (setq wisp--tick nil)))
+    (with-demoted-errors "wisp: %S"
+      (wisp--ask buffer point))))
+
 (defun wisp--post-command ()
-  "Ask for ghost text after a command that changed the buffer."
+  "Ask for ghost text after a command that changed the buffer.
+lsp-mode has already sent the change (its `after-change-functions' send
+didChange at once), so the request goes out right away, before Emacs
+redraws, unless more keys wait to be read or
+`wisp-inline-completion-delay' asks for a pause."
   (let ((tick (buffer-chars-modified-tick)))
     (unless (eql tick wisp--tick)
       (setq wisp--tick tick)
       (when wisp--timer
-        (cancel-timer wisp--timer))
+        (cancel-timer wisp--timer)
+        (setq wisp--timer nil))
       (when lsp-inline-completion-mode
-        (setq wisp--timer (run-with-idle-timer wisp-inline-completion-delay nil
-                                               #'wisp--ask (current-buffer) (point)))))))
+        (if (and (<= wisp-inline-completion-delay 0) (not (input-pending-p)))
+            (wisp--ask-when-read (current-buffer) (point))
+          (setq wisp--timer (run-with-idle-timer wisp-inline-completion-delay nil
+                                                 #'wisp--ask-when-read (current-buffer) (point))))))))
 
 (defun wisp--inline-completion-setup ()
   "Drive `lsp-inline-completion-mode' from each change in wisp's buffers.
 lsp-mode's own trigger waits `lsp-idle-delay' and then
 `lsp-inline-completion-idle-delay' after the last change; wisp streams
-from the first keystroke, so the buffer asks as soon as it is idle."
+from the first keystroke, so the buffer asks right after each change."
   (when (wisp--lsp-buffer-p)
     (if lsp-inline-completion-mode
         (progn
+          (dolist (key wisp-accept-keys)
+            (define-key lsp-inline-completion-active-map (kbd key) #'lsp-inline-completion-accept))
           (remove-hook 'lsp-on-change-hook #'lsp-inline-completion--after-change t)
           (setq wisp--tick (buffer-chars-modified-tick))
+          (add-hook 'lsp-inline-completion-cancelled-hook #'wisp--dismiss nil t)
           (add-hook 'post-command-hook #'wisp--post-command nil t))
+      (remove-hook 'lsp-inline-completion-cancelled-hook #'wisp--dismiss t)
       (remove-hook 'post-command-hook #'wisp--post-command t))))
+
+(defun wisp--lsp-initialization-options ()
+  "The initializationOptions for lsp-mode: streamed ghost text on.
+wisp.el draws wisp/inlineCompletionPartial (`wisp--on-partial'), unless
+`wisp-initialization-options' sets :streaming itself."
+  (let ((options (wisp--initialization-options)))
+    (if (plist-member options :streaming)
+        options
+      (append options (list :streaming t)))))
 
 (defun wisp--lsp-register ()
   "Register wisp with lsp-mode as an add-on server."
@@ -266,7 +369,7 @@ from the first keystroke, so the buffer asks as soon as it is idle."
   (add-hook 'lsp-inline-completion-mode-hook #'wisp--inline-completion-setup)
   (let ((handlers (make-hash-table :test 'equal)))
     (puthash "wisp/status" #'wisp--on-status handlers)
-    (puthash "wisp/inlineCompletionPartial" #'ignore handlers)
+    (puthash "wisp/inlineCompletionPartial" #'wisp--on-partial handlers)
     (lsp-register-client
      (make-lsp-client
       :new-connection (lsp-stdio-connection #'wisp--command)
