@@ -147,14 +147,18 @@ ones, and carries the trusted settings as --set flags."
   (cdr (wisp--split-options wisp-initialization-options)))
 
 (defun wisp--lsp-initialization-options ()
-  "The initializationOptions for lsp-mode, asking for wisp/status.
-`wisp--on-status' shows it in the mode line; without it wisp would tell
-the model's state with window/showMessage instead (as it does eglot,
-which has no handler for it here)."
+  "The initializationOptions for lsp-mode: wisp/status and streaming on.
+`wisp--on-status' shows wisp/status in the mode line; without it wisp
+would tell the model's state with window/showMessage instead (as it does
+eglot, which has no handler for it here).  wisp.el draws
+wisp/inlineCompletionPartial (`wisp--on-partial').  Either is left as
+`wisp-initialization-options' sets it."
   (let ((options (copy-sequence (wisp--initialization-options))))
-    (if (plist-member options :status)
-        options
-      (plist-put options :status t))))
+    (unless (plist-member options :status)
+      (setq options (plist-put options :status t)))
+    (unless (plist-member options :streaming)
+      (setq options (plist-put options :streaming t)))
+    options))
 
 (defun wisp--on-status (_workspace params)
   "Record a wisp/status notification PARAMS for the mode line.
@@ -353,15 +357,6 @@ from the first keystroke, so the buffer asks right after each change."
           (add-hook 'post-command-hook #'wisp--post-command nil t))
       (remove-hook 'lsp-inline-completion-cancelled-hook #'wisp--dismiss t)
       (remove-hook 'post-command-hook #'wisp--post-command t))))
-
-(defun wisp--lsp-initialization-options ()
-  "The initializationOptions for lsp-mode: streamed ghost text on.
-wisp.el draws wisp/inlineCompletionPartial (`wisp--on-partial'), unless
-`wisp-initialization-options' sets :streaming itself."
-  (let ((options (wisp--initialization-options)))
-    (if (plist-member options :streaming)
-        options
-      (append options (list :streaming t)))))
 
 (defun wisp--lsp-register ()
   "Register wisp with lsp-mode as an add-on server."
