@@ -117,17 +117,49 @@ func (g *gatherer) growCuts(left int) int {
 		// LineEnd puts the line's end: nothing of it is left to take.
 		after = s[g.suffixEnd:max(lineEnd, g.suffixEnd)]
 	}
-	nb, cb := fitTail(before, left*3/4)
-	na, ca := fitHead(after, left-cb)
-	if na == len(after) {
-		nb, cb = fitTail(before, left-ca)
+	from, to := g.prefixStart-len(before), g.suffixEnd+len(after)
+	start, cb := tailWithin(s, from, g.prefixStart, left*3/4)
+	end, ca := headWithin(s, g.suffixEnd, to, left-cb)
+	if end == to {
+		start, cb = tailWithin(s, from, g.prefixStart, left-ca)
 	}
-	start := runeStart(s, g.prefixStart-nb, g.prefixStart)
-	end := runeEnd(s, g.suffixEnd+na, g.suffixEnd)
 	g.prefixStart, g.suffixEnd = start, end
 	g.prefixCut = g.prefixCut && start > lineStart
 	g.suffixCut = g.suffixCut && end < lineEnd
 	return left - cb - ca
+}
+
+// tailWithin returns where the longest run of whole characters ending at
+// to (and starting at from or later) begins whose cost is at most limit,
+// and its cost; to when none fits. A run fit measured may start inside a
+// character, and the whole characters left when its first bytes are
+// dropped can cost more (bytes that began a word swallowing the digits
+// after it leave a number, dearer a byte): what is taken is measured
+// again, and cut again while it does not fit.
+func tailWithin(s string, from, to, limit int) (int, int) {
+	for try := 0; try < 4 && from < to; try++ {
+		n, _ := fitTail(s[from:to], limit)
+		start := runeStart(s, to-n, to)
+		if c := cost(s[start:to], limit); c <= limit {
+			return start, c
+		}
+		from = start
+	}
+	return to, 0
+}
+
+// headWithin is tailWithin for the run of whole characters starting at
+// from and ending at to or before: it returns where it ends, and its cost.
+func headWithin(s string, from, to, limit int) (int, int) {
+	for try := 0; try < 4 && from < to; try++ {
+		n, _ := fitHead(s[from:to], limit)
+		end := runeEnd(s, from+n, from)
+		if c := cost(s[from:end], limit); c <= limit {
+			return end, c
+		}
+		to = end
+	}
+	return from, 0
 }
 
 // fitTail returns how many of s's last bytes fit within limit, and their
@@ -186,15 +218,13 @@ func (g *gatherer) nextBelow() int {
 func (g *gatherer) cutLines(left int) {
 	s := g.doc.String()
 	if up := g.nextAbove(); up >= 0 {
-		n, _ := fitTail(s[up:g.prefixStart], left)
-		if start := runeStart(s, g.prefixStart-n, g.prefixStart); start < g.prefixStart {
+		if start, _ := tailWithin(s, up, g.prefixStart, left); start < g.prefixStart {
 			g.prefixStart, g.prefixCut = start, true
 			return
 		}
 	}
 	if down := g.nextBelow(); down >= 0 {
-		n, _ := fitHead(s[g.suffixEnd:down], left)
-		if end := runeEnd(s, g.suffixEnd+n, g.suffixEnd); end > g.suffixEnd {
+		if end, _ := headWithin(s, g.suffixEnd, down, left); end > g.suffixEnd {
 			g.suffixEnd, g.suffixCut = end, true
 		}
 	}
