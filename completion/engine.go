@@ -68,6 +68,12 @@ type Query struct {
 	// past it Suggest answers Pending and the generation carries on into
 	// the cache.
 	Budget time.Duration
+	// Until, when not nil, ends the wait as Budget does once it is
+	// closed: Suggest answers Pending, and the generation is kept until
+	// it is done rather than stopped for want of a waiter, so that the
+	// caller can ask again at once for the text as it has become (the
+	// language server follows typing so, see lsp/completionfollow.go).
+	Until <-chan struct{}
 	// Partial, if set, receives the suggestion as it streams.
 	Partial func(text string)
 }
@@ -501,6 +507,11 @@ func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead b
 		case <-ctx.Done():
 			return Suggestion{}, nil
 		case <-budget:
+			e.mu.Lock()
+			g.keep = true
+			e.mu.Unlock()
+			return Suggestion{Pending: true, Source: FromModel}, nil
+		case <-q.Until:
 			e.mu.Lock()
 			g.keep = true
 			e.mu.Unlock()

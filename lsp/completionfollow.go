@@ -34,7 +34,9 @@ func (s *Server) suggestFollowing(ctx context.Context, snap *Snapshot, cursor in
 		}
 	}()
 	for range maxFollow {
-		sugg, err = s.suggestUntilMoved(ctx, cur, cursor+len(typed), pos)
+		// Each step waits until the document moves past cur; the
+		// generation is kept for the next (completion.Query.Until).
+		sugg, err = s.suggestFor(ctx, cur, cur.Text, cursor+len(typed), true, pos)
 		if err != nil || ctx.Err() != nil {
 			return completion.Suggestion{}, "", err
 		}
@@ -61,24 +63,6 @@ func (s *Server) suggestFollowing(ctx context.Context, snap *Snapshot, cursor in
 		}
 	}
 	return completion.Suggestion{}, "", nil
-}
-
-// suggestUntilMoved is suggestFor at cursor in snap's text, which stops
-// waiting (answering empty) as soon as the document moves past snap; the
-// generation itself carries on into the engine's cache.
-func (s *Server) suggestUntilMoved(ctx context.Context, snap *Snapshot, cursor int, pos protocol.Position) (completion.Suggestion, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if snap.Moved != nil {
-		go func() {
-			select {
-			case <-snap.Moved:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-	}
-	return s.suggestFor(ctx, snap, snap.Text, cursor, true, pos)
 }
 
 // insertedAt returns the text inserted at cursor that turns then into

@@ -51,13 +51,12 @@ func TestCompletionFollowsTypingWhileInFlight(t *testing.T) {
 	ms := modelserver.New(modelserver.Options{Backend: held})
 	cfg := countingConfig()
 	cfg.Completion.ItemBudget = time.Minute // only the model's answer ends the wait
-	// Between two steps of the follow the request lets go of the
-	// generation for a moment; on a starved CPU (the race detector, CI)
-	// that moment outlasted the 250 ms grace, the generation was stopped
-	// and the next held one never released (the test failed after the
-	// first-token timeout with an empty list). With a nanosecond grace it
-	// fails every time.
-	cfg.Completion.Grace = time.Minute
+	// Between two steps of the follow the generation has no request
+	// waiting on it; it must be kept, not stopped when the grace runs out
+	// (on a starved CPU, under the race detector in CI, a step outlasted
+	// the 250 ms grace, the generation was stopped and the answer was
+	// empty). A nanosecond grace makes every step outlast it.
+	cfg.Completion.Grace = time.Nanosecond
 	e := startServer(t, serveModel(t, ms), cfg)
 	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
 	uri := "file:///tmp/add.go"
@@ -100,7 +99,7 @@ func TestCompletionStopsFollowingOtherEdits(t *testing.T) {
 	ms := modelserver.New(modelserver.Options{Backend: held})
 	cfg := countingConfig()
 	cfg.Completion.ItemBudget = time.Minute
-	cfg.Completion.Grace = time.Minute // as above
+	cfg.Completion.Grace = time.Nanosecond // as above
 	e := startServer(t, serveModel(t, ms), cfg)
 	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
 	uri := "file:///tmp/add.go"

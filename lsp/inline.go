@@ -44,7 +44,9 @@ func (s *Server) suggestFor(ctx context.Context, snap *Snapshot, doc *text.Text,
 	q, release := s.queryFor(snap, doc, cursor)
 	defer release()
 	if budget {
-		q.Budget = itemBudget
+		// A completion item waits at most the item budget, and no longer
+		// than the text stays as it was asked for (the follow asks again).
+		q.Budget, q.Until = itemBudget, snap.Moved
 	}
 	if streaming {
 		q.Partial = func(t string) {
