@@ -25,16 +25,14 @@ type Quick struct {
 	// OnDelta, when not nil, is called with each piece of the model's
 	// reply as it streams, on the goroutine that called Rewrite.
 	OnDelta func(delta string)
-	// Deadlines end a stalled reply; zero fields take DefaultDeadlines'.
-	Deadlines transport.Deadlines
 }
 
-// DefaultDeadlines bound a quick edit's reply. A rewrite is asked for
+// stallDeadlines bound a quick edit's reply. A rewrite is asked for
 // and waited on, unlike ghost text, and a large region's first token may
 // come late from a busy hosted model; the bounds end a stalled stream (a
 // model that accepted the request and went silent), which would otherwise
 // leave the editor's progress spinning and "wisp edit" hanging.
-var DefaultDeadlines = transport.Deadlines{FirstToken: 30 * time.Second, Idle: 15 * time.Second}
+var stallDeadlines = transport.Deadlines{FirstToken: 30 * time.Second, Idle: 15 * time.Second}
 
 // Rewrite runs a quick edit after its region is chosen: it builds the
 // request (BuildRequest), asks model, takes the code out of the reply and
@@ -47,21 +45,14 @@ var DefaultDeadlines = transport.Deadlines{FirstToken: 30 * time.Second, Idle: 1
 //
 // A model failure is returned wrapped as "model: …" (and satisfies
 // transport.IsCancelled when ctx ended it), a reply that stalls past
-// q.Deadlines as well; a reply with no code wraps ErrNotCode.
+// stallDeadlines as well; a reply with no code wraps ErrNotCode.
 func Rewrite(ctx context.Context, model transport.Model, q Quick) ([]Edit, error) {
 	req := BuildRequest(q.Doc, q.Tree, q.Region, q.Instruction, q.Path, q.Language)
 	onDelta := q.OnDelta
 	if onDelta == nil {
 		onDelta = func(string) {}
 	}
-	d := q.Deadlines
-	if d.FirstToken <= 0 {
-		d.FirstToken = DefaultDeadlines.FirstToken
-	}
-	if d.Idle <= 0 {
-		d.Idle = DefaultDeadlines.Idle
-	}
-	res, err := transport.WithDeadlines(model, d).Generate(ctx, req, onDelta)
+	res, err := transport.WithDeadlines(model, stallDeadlines).Generate(ctx, req, onDelta)
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}

@@ -486,8 +486,8 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 
 // unusedImports returns the names among imported and modules (what the
 // file's imports bind) that src uses nowhere outside its import sections
-// (spans), in imported's order, then modules'. A use in a comment counts:
-// the scan is one pass over the words of src.
+// (spans), in imported's order, then modules'. A use in a comment counts
+// (wordsIn reads words, not code).
 func unusedImports(src string, spans []syntax.Span, imported []string, modules map[string]bool) []string {
 	want := make(map[string]bool, len(imported)+len(modules))
 	for _, n := range imported {
@@ -502,26 +502,7 @@ func unusedImports(src string, spans []syntax.Span, imported []string, modules m
 	if len(want) == 0 {
 		return nil
 	}
-	used := map[string]bool{}
-	at := 0
-	for _, sp := range append(slices.Clip(spans), syntax.Span{Start: len(src), End: len(src)}) {
-		end := max(at, min(sp.Start, len(src)))
-		for i := at; i < end; {
-			if !isIdentStart(src[i]) || i > 0 && isIdentPart(src[i-1]) {
-				i++
-				continue
-			}
-			j := i + 1
-			for j < end && isIdentPart(src[j]) {
-				j++
-			}
-			if w := src[i:j]; want[w] {
-				used[w] = true
-			}
-			i = j
-		}
-		at = max(at, min(sp.End, len(src)))
-	}
+	used := wordsIn(src, spans, want)
 	var out []string
 	for _, n := range imported {
 		if want[n] && !used[n] && !slices.Contains(out, n) {
@@ -536,6 +517,33 @@ func unusedImports(src string, spans []syntax.Span, imported []string, modules m
 	}
 	sort.Strings(mods)
 	return append(out, mods...)
+}
+
+// wordsIn returns which of want occur in src as whole identifiers outside
+// skip (sorted, disjoint spans). It is one pass over src's words, ended
+// once every word is found: the whole document is read on each request.
+func wordsIn(src string, skip []syntax.Span, want map[string]bool) map[string]bool {
+	found := map[string]bool{}
+	at := 0
+	for _, sp := range append(slices.Clip(skip), syntax.Span{Start: len(src), End: len(src)}) {
+		end := max(at, min(sp.Start, len(src)))
+		for i := at; i < end && len(found) < len(want); {
+			if !isIdentStart(src[i]) || i > 0 && isIdentPart(src[i-1]) {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < end && isIdentPart(src[j]) {
+				j++
+			}
+			if w := src[i:j]; want[w] {
+				found[w] = true
+			}
+			i = j
+		}
+		at = max(at, min(sp.End, len(src)))
+	}
+	return found
 }
 
 // maxSimilarNames bounds the names of similar code looked up.

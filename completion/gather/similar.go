@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/workspace"
@@ -83,19 +84,28 @@ func (g *gatherer) similarNames(hash bool, modules map[string]bool) []string {
 	if len(snippets) > similarNameWindows {
 		snippets = snippets[:similarNameWindows]
 	}
-	var out []string
-	src := g.doc.String()
+	var words []string
 	for _, sn := range snippets {
 		if sn.Score < minNameSimilarity {
 			break
 		}
 		for _, w := range orderedIdentifiers(sn.Text, hash, modules) {
-			if !slices.Contains(out, w) && !containsWord(src, w) {
-				out = append(out, w)
+			if !slices.Contains(words, w) {
+				words = append(words, w)
 			}
 		}
 	}
-	return out
+	// Plain names are looked for in one pass; the few "q.name" forms as
+	// they are written.
+	src := g.doc.String()
+	want := make(map[string]bool, len(words))
+	for _, w := range words {
+		if !strings.Contains(w, ".") {
+			want[w] = true
+		}
+	}
+	used := wordsIn(src, nil, want)
+	return slices.DeleteFunc(words, func(w string) bool { return used[w] || !want[w] && containsWord(src, w) })
 }
 
 // similarNameWindows is how many of the best similar windows lend their
