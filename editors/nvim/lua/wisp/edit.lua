@@ -48,6 +48,15 @@ function M.on_show_message(params)
   return false
 end
 
+-- ask asks the user for the instruction; "" when none is given. The
+-- prompt and the answer are cleared from the command line, or the next
+-- message would be a second line behind them and a "Press ENTER" prompt.
+local function ask()
+  local instruction = vim.trim(vim.fn.input("wisp edit: "))
+  vim.cmd("redraw")
+  return instruction
+end
+
 -- send asks wisp to run wisp.quickEdit with args ({textDocument, range,
 -- instruction}) in bufnr and says how it went, once, when it is done.
 local function send(client, bufnr, args)
@@ -84,8 +93,8 @@ function M.run(instruction, range, line1, line2)
     return
   end
   if instruction == nil or vim.trim(instruction) == "" then
-    instruction = vim.fn.input("wisp edit: ")
-    if vim.trim(instruction) == "" then
+    instruction = ask()
+    if instruction == "" then
       return
     end
   end
@@ -122,8 +131,8 @@ function M.on_command(command, ctx)
     return
   end
   if type(args.instruction) ~= "string" or vim.trim(args.instruction) == "" then
-    args.instruction = vim.fn.input("wisp edit: ")
-    if vim.trim(args.instruction) == "" then
+    args.instruction = ask()
+    if args.instruction == "" then
       return
     end
   end
