@@ -196,3 +196,21 @@ func TestStatusToldAgainForANewKindOfFailure(t *testing.T) {
 		}
 	})
 }
+
+// A warm-up failure reported through Unavailable is told once; after the
+// engine is closed (replaced by a new configuration, whose model it
+// closed) it is not told at all: it says nothing of the new engine's model.
+func TestUnavailableToldUntilClosed(t *testing.T) {
+	var log statusLog
+	e := flakyEngine(&flakyModel{reply: "42"}, &log)
+	e.Unavailable(unavailable)
+	if got := log.states(); len(got) != 1 || got[0] != completion.StatusUnavailable {
+		t.Fatalf("statuses %q after a failed warm-up; want [%s]", got, completion.StatusUnavailable)
+	}
+	e.Close()
+	e.Unavailable(unavailable)
+	e.Unavailable(&transport.Error{Kind: transport.KindAuth, Message: "closed"})
+	if got := log.states(); len(got) != 1 {
+		t.Fatalf("statuses %q: a closed engine told a failure", got)
+	}
+}

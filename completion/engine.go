@@ -73,6 +73,8 @@ type Query struct {
 	// it is done rather than stopped for want of a waiter, so that the
 	// caller can ask again at once for the text as it has become (the
 	// language server follows typing so, see lsp/completionfollow.go).
+	// A query whose Until is closed when it comes is answered Pending at
+	// once and touches no generation.
 	Until <-chan struct{}
 	// Partial, if set, receives the suggestion as it streams.
 	Partial func(text string)
@@ -248,6 +250,15 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 		e.mu.Unlock()
 		return Suggestion{}, ErrClosed
 	}
+	select {
+	case <-q.Until:
+		// The text moved on before the query came: its cursor is behind
+		// the generation's, which must not be taken for another cursor's
+		// and stopped. The caller asks again for the text as it is.
+		e.mu.Unlock()
+		return Suggestion{Pending: true, Source: FromModel}, nil
+	default:
+	}
 	g := e.gens[q.URI]
 	outrun := false
 	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead) {
@@ -312,9 +323,14 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 // Unavailable records that the model failed outside a generation (the
 // connection's warm-up): Options.Status hears it as it would a
 // generation's failure, once per change, and the next answer is told as
-// the recovery.
+// the recovery. Once the engine is closed it records nothing.
 func (e *Engine) Unavailable(err error) {
-	e.avail.failed(time.Now(), err)
+	e.mu.Lock()
+	closed := e.closed
+	e.mu.Unlock()
+	if !closed { // a replaced engine's closed model says nothing of the new one's
+		e.avail.failed(time.Now(), err)
+	}
 }
 
 // debounceLocked returns how long a new generation for uri should wait.

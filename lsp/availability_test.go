@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/wisp-lsp/wisp/client"
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
@@ -301,13 +303,19 @@ func TestModelDownThenBackToldOncePerChange(t *testing.T) {
 // each as "TYPE MESSAGE".
 func (e *fakeEditor) messages() []string {
 	var out []string
-	for _, params := range e.Notifications("window/showMessage") {
-		var p struct {
-			Type    int    `json:"type"`
-			Message string `json:"message"`
-		}
-		_ = json.Unmarshal(params, &p)
+	for _, p := range e.shown() {
 		out = append(out, fmt.Sprintf("%d %s", p.Type, p.Message))
+	}
+	return out
+}
+
+// shown returns the window/showMessage notifications received so far.
+func (e *fakeEditor) shown() []protocol.ShowMessageParams {
+	var out []protocol.ShowMessageParams
+	for _, params := range e.Notifications("window/showMessage") {
+		var p protocol.ShowMessageParams
+		_ = json.Unmarshal(params, &p)
+		out = append(out, p)
 	}
 	return out
 }
@@ -316,12 +324,9 @@ func (e *fakeEditor) messages() []string {
 // (a bound on a hang; the test then reports what it got).
 func waitTold(t *testing.T, e *fakeEditor, told func() []string, n int) {
 	t.Helper()
-	for end := time.Now().Add(10 * time.Second); len(told()) < n && time.Now().Before(end); {
-		// The notifications come from the model's goroutines, after the
-		// request that met the change has answered; this polls for them
-		// and times nothing.
-		time.Sleep(5 * time.Millisecond)
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = e.Await(ctx, func([]client.Message) bool { return len(told()) >= n })
 }
 
 // A model that cannot be used at all (misconfigured) answers every

@@ -40,8 +40,10 @@ func (s *Server) suggestFollowing(ctx context.Context, snap *Snapshot, cursor in
 		if err != nil || ctx.Err() != nil {
 			return completion.Suggestion{}, "", err
 		}
-		if v, ok := s.docs.version(snap.URI); !ok || v == cur.Version {
-			return sugg, typed, nil
+		select {
+		case <-cur.Moved:
+		default:
+			return sugg, typed, nil // cur is still the text (Moved also tells a desync or a resync)
 		}
 		s.changing.RLock()
 		next, err := s.docs.snapshot(snap.URI)

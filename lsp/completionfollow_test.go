@@ -107,7 +107,12 @@ func TestCompletionStopsFollowingOtherEdits(t *testing.T) {
 
 	answer := e.startCompletion(uri, 3, 3)
 	held.waitStarted(t)
-	e.change(uri, 2, 3, 2, 3, 3, "")
+	// A key at the cursor is followed; then the word is deleted.
+	e.change(uri, 2, 3, 3, 3, 3, "l")
+	if v := e.documentVersion(uri); v != 2 {
+		t.Fatalf("document version %d, want 2", v)
+	}
+	e.change(uri, 3, 3, 1, 3, 4, "")
 	select {
 	case got := <-answer:
 		if len(got.Items) != 0 || got.IsIncomplete {

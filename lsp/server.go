@@ -92,7 +92,9 @@ type Server struct {
 	// changing is held for writing by didChange from the store's change
 	// until the engine has heard it, and for reading by a request that
 	// takes a snapshot off the ordered loop (suggestFollowing), so that
-	// the engine knows every change that snapshot holds.
+	// the engine knows every change that snapshot holds. (The reverse, an
+	// engine that has heard a change the snapshot lacks, the engine itself
+	// answers: the query's Until is closed by then.)
 	changing sync.RWMutex
 
 	// status is the last wisp/status sent; it has its own lock.

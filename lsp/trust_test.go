@@ -2,7 +2,6 @@ package lsp_test
 
 import (
 	"context"
-	"encoding/json"
 	"net"
 	"net/http"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/config"
@@ -153,12 +153,8 @@ func startServerOpts(t *testing.T, opts lsp.Options) *fakeEditor {
 // warnings returns the window/showMessage warnings received so far.
 func (e *fakeEditor) warnings() []string {
 	var out []string
-	for _, params := range e.Notifications("window/showMessage") {
-		var p struct {
-			Type    int    `json:"type"`
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(params, &p) == nil && p.Type == 2 {
+	for _, p := range e.shown() {
+		if p.Type == protocol.MessageTypeWarning {
 			out = append(out, p.Message)
 		}
 	}
