@@ -44,6 +44,8 @@ type wsClientMsg struct {
 	Store           *bool  `json:"store"`
 	ResponseID      string `json:"response_id"`
 	Generate        *bool  `json:"generate"`
+	// Body is the whole frame, decoded.
+	Body map[string]any `json:"-"`
 }
 
 type wsSession struct {
@@ -107,8 +109,12 @@ func (ts *testWSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer close(readerDone)
 		defer close(s.in)
 		for {
+			_, frame, err := ws.ReadMessage()
+			if err != nil {
+				return
+			}
 			var m wsClientMsg
-			if err := ws.ReadJSON(&m); err != nil {
+			if json.Unmarshal(frame, &m) != nil || json.Unmarshal(frame, &m.Body) != nil {
 				return
 			}
 			s.in <- m
