@@ -188,29 +188,13 @@ func (m *FIMModel) Generate(ctx context.Context, req Request, onDelta func(strin
 
 // wire returns the body Generate POSTs for req, in the endpoint's dialect.
 func (m *FIMModel) wire(req Request) (any, error) {
-	maxTokens := req.MaxTokens
-	if maxTokens == 0 {
-		maxTokens = m.maxTokens
-	}
-	raw := ""
-	if m.template != "" && m.dialect != dialectCodestral && m.dialect != dialectInfill {
-		var err error
-		if raw, err = RenderFIM(m.template, req); err != nil {
-			return nil, err
-		}
+	raw, maxTokens, err := m.prompt(req)
+	if err != nil {
+		return nil, err
 	}
 	switch m.dialect {
 	case dialectInfill, dialectLlamaRaw:
-		b := llamaBody{Prompt: raw, CachePrompt: true, NPredict: maxTokens, Stream: true,
-			TMaxPredictMS: m.maxPredict.Milliseconds(), Stop: nonEmpty(req.Stop), Temperature: req.Temperature}
-		if m.dialect == dialectInfill {
-			b.Prompt = ""
-			b.InputPrefix, b.InputSuffix = &req.Prefix, &req.Suffix
-			for _, c := range req.Context {
-				b.InputExtra = append(b.InputExtra, infillExtra{Filename: c.Path, Text: c.Text})
-			}
-		}
-		return b, nil
+		return m.llamaWire(req, raw, maxTokens), nil
 	case dialectOllama:
 		b := ollamaBody{Model: m.model, Prompt: req.Prefix, Suffix: req.Suffix, Stream: true,
 			Options: ollamaOptions{NumPredict: maxTokens, Temperature: req.Temperature, Stop: nonEmpty(req.Stop)}}
@@ -226,6 +210,35 @@ func (m *FIMModel) wire(req Request) (any, error) {
 		}
 		return b, nil
 	}
+}
+
+// prompt returns what every dialect's body is built from: the raw FIM
+// prompt for req ("" where the endpoint takes the prefix and suffix, or
+// applies its own template) and the token limit (the request's, else the
+// model's default).
+func (m *FIMModel) prompt(req Request) (raw string, maxTokens int, err error) {
+	maxTokens = cmp.Or(req.MaxTokens, m.maxTokens)
+	if m.template != "" && m.dialect != dialectCodestral && m.dialect != dialectInfill {
+		if raw, err = RenderFIM(m.template, req); err != nil {
+			return "", 0, err
+		}
+	}
+	return raw, maxTokens, nil
+}
+
+// llamaWire returns the body of the llama.cpp dialects (/infill and raw
+// /completion) for req, from prompt's raw and maxTokens.
+func (m *FIMModel) llamaWire(req Request, raw string, maxTokens int) llamaBody {
+	b := llamaBody{Prompt: raw, CachePrompt: true, NPredict: maxTokens, Stream: true,
+		TMaxPredictMS: m.maxPredict.Milliseconds(), Stop: nonEmpty(req.Stop), Temperature: req.Temperature}
+	if m.dialect == dialectInfill {
+		b.Prompt = ""
+		b.InputPrefix, b.InputSuffix = &req.Prefix, &req.Suffix
+		for _, c := range req.Context {
+			b.InputExtra = append(b.InputExtra, infillExtra{Filename: c.Path, Text: c.Text})
+		}
+	}
+	return b
 }
 
 func nonEmpty(ss []string) []string {

@@ -26,11 +26,11 @@ func (m *FIMModel) WarmPrompt(ctx context.Context, req Request) error {
 	if m.dialect != dialectInfill && m.dialect != dialectLlamaRaw {
 		return ErrNoPromptCache
 	}
-	body, err := m.wire(req)
+	raw, maxTokens, err := m.prompt(req)
 	if err != nil {
 		return err
 	}
-	b := llamaWarmBody{llamaBody: body.(llamaBody)} // the llama dialects' body
+	b := llamaWarmBody{llamaBody: m.llamaWire(req, raw, maxTokens)}
 	_, err = m.http.stream(ctx, b, sseFraming, m.http.parseLlama, newSink(req, func(string) {}))
 	return err
 }

@@ -403,6 +403,54 @@ func TestWSCloseFailsInFlight(t *testing.T) {
 	}
 }
 
+// Once the connection is known closed nothing more reaches a generation,
+// even frames the endpoint sent before the close that are still buffered:
+// the generation fails with KindUnavailable and the text it had, rather
+// than going on to finish. The endpoint sends the whole response in one
+// write, so the client's reader holds it all while it delivers the first
+// delta, and the model is closed while that delivery waits.
+func TestWSNothingDeliveredAfterClose(t *testing.T) {
+	clientClosed := make(chan struct{})
+	ts := newTestWSServer(t, func(s *wsSession, _ int) {
+		m, ok := s.next()
+		if !ok {
+			return
+		}
+		s.sendAtOnce(append([]any{createdEvent(m.StreamID), deltaEvent(m.StreamID, "a"), deltaEvent(m.StreamID, "b")},
+			completedEvents(m.StreamID, "ab", 2)...)...)
+		s.next() // until the client's close frame
+		close(clientClosed)
+	})
+	m := newTestWS(t, ts)
+	inFirst, release := make(chan struct{}), make(chan struct{})
+	onDelta, got := collect()
+	type outcome struct {
+		res Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := m.Generate(context.Background(), Request{Prefix: "x"}, func(d string) {
+			onDelta(d)
+			if d == "a" {
+				close(inFirst)
+				<-release
+			}
+		})
+		done <- outcome{res, err}
+	}()
+	recv(t, inFirst)
+	closed := make(chan struct{})
+	go func() { m.Close(); close(closed) }() // returns once the reader has exited
+	recv(t, clientClosed)
+	close(release)
+	o := recv(t, done)
+	recv(t, closed)
+	if KindOf(o.err) != KindUnavailable || o.res.Text != "a" || strings.Join(got(), "|") != "a" {
+		t.Errorf("after Close: %+v, %v, deltas %q; want only \"a\" and unavailable", o.res, o.err, got())
+	}
+}
+
 func asError(err error, e **Error) bool {
 	var x *Error
 	ok := errors.As(err, &x)
@@ -493,7 +541,9 @@ func TestNewWSKeyAndURL(t *testing.T) {
 
 // WarmPrompt sends the response.create Generate sends for the same
 // request, so the cache it fills is the one the request hits, marked
-// "generate": false and without an output bound.
+// "generate": false and without an output bound. The whole frames are
+// compared: any field the warm-up drops or changes besides those (and the
+// stream_id each attempt takes) fails.
 func TestWSWarmPromptSendsGeneratesPrompt(t *testing.T) {
 	creates := make(chan wsClientMsg, 2)
 	ts := newTestWSServer(t, func(s *wsSession, _ int) {
@@ -515,7 +565,5 @@ func TestWSWarmPromptSendsGeneratesPrompt(t *testing.T) {
 	if warm.Generate == nil || *warm.Generate || warm.MaxOutputTokens != 0 || gen.Generate != nil {
 		t.Errorf("warm-up generate %v, max_output_tokens %d; Generate's generate %v", warm.Generate, warm.MaxOutputTokens, gen.Generate)
 	}
-	if warm.Model != gen.Model || warm.Instructions != gen.Instructions || warm.Input != gen.Input || warm.Type != gen.Type {
-		t.Errorf("warm-up %+v, Generate %+v: the prompts differ", warm, gen)
-	}
+	sameBodyBut(t, warm.Body, gen.Body, "generate", "max_output_tokens", "stream_id")
 }

@@ -46,7 +46,12 @@ type wsConn struct {
 	err  *Error        // why the connection ended; read only after dead is closed
 
 	quitOnce sync.Once
-	health   health // health checks after a stalled generation (wshealth.go)
+	// closed is set once the connection is known closed: shut down on
+	// purpose (shutdown), or its socket closed by the writer after a
+	// failed write or ping (closeSocket). readLoop dispatches nothing
+	// after, though frames sent before the close may still be buffered.
+	closed atomic.Bool
+	health health // health checks after a stalled generation (wshealth.go)
 	// noCancel is set once the endpoint answered a response.cancel with
 	// an error (the real service has none): from then on stale responses
 	// are only superseded, not cancelled.
@@ -223,12 +228,21 @@ func (c *wsConn) retire() {
 }
 
 // shutdown closes the connection on purpose; requests still in flight fail
-// with KindUnavailable.
+// with KindUnavailable, and no event reaches them from then on.
 func (c *wsConn) shutdown() {
 	c.mu.Lock()
 	c.closing = true
 	c.mu.Unlock()
+	c.closed.Store(true)
 	c.quitOnce.Do(func() { close(c.quit) })
+}
+
+// closeSocket closes the socket from the writer's side, first marking the
+// connection closed so the reader dispatches nothing more; the reader then
+// fails the lanes left.
+func (c *wsConn) closeSocket() {
+	c.closed.Store(true)
+	_ = c.ws.Close()
 }
 
 // send queues a frame for the writer.
@@ -283,7 +297,7 @@ func (c *wsConn) writeLoop() {
 			_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
 			if err := c.ws.WriteMessage(websocket.TextMessage, frame); err != nil {
 				c.log.Debug("websocket write failed", zap.Error(err))
-				_ = c.ws.Close() // the reader sees it and fails the lanes
+				c.closeSocket()
 				return
 			}
 		case <-ping.C:
@@ -291,13 +305,13 @@ func (c *wsConn) writeLoop() {
 				c.retire()
 			}
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
-				_ = c.ws.Close()
+				c.closeSocket()
 				return
 			}
 		case <-c.quit:
 			msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")
 			_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
-			_ = c.ws.Close()
+			c.closeSocket()
 			return
 		case <-c.dead:
 			return
@@ -306,7 +320,8 @@ func (c *wsConn) writeLoop() {
 }
 
 // readLoop is the connection's only reader. It delivers each event to its
-// lane on this goroutine, and fails the lanes left when the connection ends.
+// lane on this goroutine, and fails the lanes left when the connection ends
+// or is known closed (closed): a frame still buffered then reaches no one.
 func (c *wsConn) readLoop() {
 	readTimeout := 2*c.pingEvery + writeTimeout
 	c.ws.SetReadLimit(maxFrame)
@@ -328,6 +343,9 @@ func (c *wsConn) readLoop() {
 		}
 		buf.Reset()
 		if _, err = buf.ReadFrom(r); err != nil {
+			break
+		}
+		if c.closed.Load() {
 			break
 		}
 		c.dispatch(buf.Bytes())

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -44,6 +45,8 @@ type wsClientMsg struct {
 	Store           *bool  `json:"store"`
 	ResponseID      string `json:"response_id"`
 	Generate        *bool  `json:"generate"`
+	// Body is the whole frame, decoded.
+	Body map[string]any `json:"-"`
 }
 
 type wsSession struct {
@@ -107,8 +110,12 @@ func (ts *testWSServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer close(readerDone)
 		defer close(s.in)
 		for {
+			_, frame, err := ws.ReadMessage()
+			if err != nil {
+				return
+			}
 			var m wsClientMsg
-			if err := ws.ReadJSON(&m); err != nil {
+			if json.Unmarshal(frame, &m) != nil || json.Unmarshal(frame, &m.Body) != nil {
 				return
 			}
 			s.in <- m
@@ -142,21 +149,59 @@ func (s *wsSession) send(v any) {
 
 func respID(streamID string) string { return "resp_" + streamID }
 
-func (s *wsSession) created(sid string) {
-	s.send(map[string]any{"type": "response.created", "stream_id": sid,
-		"response": map[string]any{"id": respID(sid), "status": "in_progress"}})
-}
+func (s *wsSession) created(sid string) { s.send(createdEvent(sid)) }
 
-func (s *wsSession) delta(sid, text string) {
-	s.send(map[string]any{"type": "response.output_text.delta", "stream_id": sid, "delta": text,
-		"item_id": "msg_1", "output_index": 0, "content_index": 0})
-}
+func (s *wsSession) delta(sid, text string) { s.send(deltaEvent(sid, text)) }
 
 func (s *wsSession) completed(sid string, text string, tokens int) {
-	s.send(map[string]any{"type": "response.output_text.done", "stream_id": sid, "text": text})
-	s.send(map[string]any{"type": "response.completed", "stream_id": sid,
-		"response": map[string]any{"id": respID(sid), "status": "completed",
-			"usage": map[string]any{"output_tokens": tokens}}})
+	for _, e := range completedEvents(sid, text, tokens) {
+		s.send(e)
+	}
+}
+
+func createdEvent(sid string) any {
+	return map[string]any{"type": "response.created", "stream_id": sid,
+		"response": map[string]any{"id": respID(sid), "status": "in_progress"}}
+}
+
+func deltaEvent(sid, text string) any {
+	return map[string]any{"type": "response.output_text.delta", "stream_id": sid, "delta": text,
+		"item_id": "msg_1", "output_index": 0, "content_index": 0}
+}
+
+// completedEvents are a response's last events: its text done, then
+// response.completed.
+func completedEvents(sid string, text string, tokens int) []any {
+	return []any{
+		map[string]any{"type": "response.output_text.done", "stream_id": sid, "text": text},
+		map[string]any{"type": "response.completed", "stream_id": sid,
+			"response": map[string]any{"id": respID(sid), "status": "completed",
+				"usage": map[string]any{"output_tokens": tokens}}},
+	}
+}
+
+// sendAtOnce writes events as text frames in a single write to the
+// socket, so they reach the client together and its reader buffers them
+// all at its next read.
+func (s *wsSession) sendAtOnce(events ...any) {
+	var frames []byte
+	for _, e := range events {
+		payload, _ := json.Marshal(e)
+		// A final, unmasked text frame (RFC 6455, section 5.2).
+		frames = append(frames, 0x81)
+		switch n := len(payload); {
+		case n < 126:
+			frames = append(frames, byte(n))
+		case n <= 0xFFFF:
+			frames = binary.BigEndian.AppendUint16(append(frames, 126), uint16(n))
+		default:
+			frames = binary.BigEndian.AppendUint64(append(frames, 127), uint64(n))
+		}
+		frames = append(frames, payload...)
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	_, _ = s.ws.NetConn().Write(frames)
 }
 
 // stream answers every response.create with the given deltas.

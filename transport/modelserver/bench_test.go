@@ -1,6 +1,7 @@
 package modelserver
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -48,5 +49,38 @@ func BenchmarkTokenize(b *testing.B) {
 	b.SetBytes(int64(len(long)))
 	for range b.N {
 		Tokenize(long)
+	}
+}
+
+// BenchmarkLocate finds cursors by prompts of 2 KB ending all through
+// each file of a corpus, by the index and by the scan of every file that
+// it replaced: in the testdata corpus and in the whole module (some 25
+// times as much text).
+func BenchmarkLocate(b *testing.B) {
+	for _, corpus := range []struct{ name, root string }{{"testdata", testdataCorpus}, {"module", "../.."}} {
+		c, err := NewContinuation(corpus.root, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files := c.corpus.files()
+		var prompts []string
+		for _, f := range files {
+			for end := 1; end <= len(f); end += 997 {
+				prompts = append(prompts, f[max(0, end-2048):end])
+			}
+		}
+		for _, impl := range []struct {
+			name   string
+			locate func(string) (string, bool)
+		}{
+			{"index", c.locate},
+			{"scan", func(p string) (string, bool) { return scanLocate(files, p) }},
+		} {
+			b.Run(fmt.Sprintf("%s/%dKB/%s", corpus.name, len(c.corpus.text)>>10, impl.name), func(b *testing.B) {
+				for i := range b.N {
+					impl.locate(prompts[i%len(prompts)])
+				}
+			})
+		}
 	}
 }

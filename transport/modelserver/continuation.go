@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -18,26 +18,23 @@ import (
 // sequences, the end of the file, or the server's bound of MaxTokens.
 //
 // The cursor is found by the end of the prompt's prefix: the shortest tail
-// of it (256 bytes or more) that occurs exactly once in the files, or, if
-// even the whole prefix occurs several times, its first occurrence. A
-// prefix that occurs nowhere (the user wrote something the files lack, or
-// a speculative prompt took a suggestion the files do not hold) and quick
-// edits go to Fallback.
+// of it (256 bytes or more, doubling) that occurs exactly once in the
+// files, or, if even the whole prefix occurs several times, its first
+// occurrence (files in name order). A prefix that occurs nowhere (the user
+// wrote something the files lack, or a speculative prompt took a
+// suggestion the files do not hold) and quick edits go to Fallback. The
+// files are indexed once (corpus), so a request does not search them all.
 type Continuation struct {
-	files    []corpusFile // sorted by name; immutable after NewContinuation
+	corpus   *corpus // the files in name order; immutable after NewContinuation
 	fallback Backend
-}
-
-// corpusFile is one full file a Continuation reads from.
-type corpusFile struct {
-	name, text string
 }
 
 // NewContinuation reads the files under root (skipping hidden folders and
 // files over 4 MB) and returns a Continuation that hands what it cannot
 // answer to fallback; a nil fallback fails those with ErrNoReply.
 func NewContinuation(root string, fallback Backend) (*Continuation, error) {
-	c := &Continuation{fallback: fallback}
+	type file struct{ name, text string }
+	var files []file
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -56,14 +53,18 @@ func NewContinuation(root string, fallback Backend) (*Continuation, error) {
 		if err != nil {
 			return err
 		}
-		c.files = append(c.files, corpusFile{name: path, text: string(b)})
+		files = append(files, file{name: path, text: string(b)})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("continuation corpus %s: %w", root, err)
 	}
-	sort.Slice(c.files, func(i, j int) bool { return c.files[i].name < c.files[j].name })
-	return c, nil
+	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.name, b.name) })
+	texts := make([]string, len(files))
+	for i, f := range files {
+		texts[i] = f.text
+	}
+	return &Continuation{corpus: newCorpus(texts), fallback: fallback}, nil
 }
 
 // Generate implements Backend.
@@ -117,29 +118,14 @@ func (c *Continuation) continuation(q Query) (string, bool) {
 func (c *Continuation) locate(prefix string) (string, bool) {
 	for n := min(len(prefix), minTail); ; n = min(2*n, len(prefix)) {
 		tail := prefix[len(prefix)-n:]
-		var first string
-		found := 0
-		for _, f := range c.files {
-			i := strings.Index(f.text, tail)
-			if i < 0 {
-				continue
-			}
-			if found == 0 {
-				first = f.text[i+n:]
-			}
-			found++
-			if strings.Contains(f.text[i+1:], tail) {
-				found++
-			}
-			if found > 1 {
-				break
-			}
-		}
+		at := c.corpus.find(tail, 2)
 		switch {
-		case found == 0:
+		case len(at) == 0:
 			return "", false
-		case found == 1 || n == len(prefix):
-			return first, true
+		case len(at) == 1:
+			return c.corpus.rest(at[0] + n), true
+		case n == len(prefix): // the whole prefix, several times: its first occurrence
+			return c.corpus.rest(c.corpus.first(tail) + n), true
 		}
 	}
 }

@@ -60,12 +60,16 @@ func TestContinuation(t *testing.T) {
 }
 
 // The OpenAI wires' stop field is one string or a list; either reaches
-// the query, and anything else is refused.
+// the query, null is no stop sequences (not a stop on the empty string),
+// and anything else is refused.
 func TestStopsField(t *testing.T) {
-	for body, want := range map[string][]string{`{"stop":"\n"}`: {"\n"}, `{"stop":["a","b"]}`: {"a", "b"}, `{}`: nil} {
-		var req chatRequest
-		if err := json.Unmarshal([]byte(body), &req); err != nil || !slices.Equal(req.Stop, want) {
-			t.Errorf("%s: stop %q, %v; want %q", body, req.Stop, err, want)
+	for body, want := range map[string][]string{`{"stop":"\n"}`: {"\n"}, `{"stop":["a","b"]}`: {"a", "b"}, `{}`: nil,
+		`{"stop":null}`: nil, `{"stop": null }`: nil} {
+		var chat chatRequest
+		var completion completionRequest
+		errChat, errCompletion := json.Unmarshal([]byte(body), &chat), json.Unmarshal([]byte(body), &completion)
+		if errChat != nil || errCompletion != nil || !slices.Equal(chat.Stop, want) || !slices.Equal(completion.Stop, want) {
+			t.Errorf("%s: stop %q (chat) and %q (completions), %v %v; want %q", body, chat.Stop, completion.Stop, errChat, errCompletion, want)
 		}
 	}
 	var req completionRequest

@@ -30,11 +30,16 @@ type completionRequest struct {
 	Stop      stops           `json:"stop"`
 }
 
-// stops is the OpenAI wires' stop field: one string or a list of them.
+// stops is the OpenAI wires' stop field: one string or a list of them;
+// null, like an absent field, is no stop sequences.
 type stops []string
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (s *stops) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*s = nil
+		return nil
+	}
 	var one string
 	if json.Unmarshal(b, &one) == nil {
 		*s = stops{one}

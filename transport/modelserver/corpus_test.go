@@ -1,0 +1,114 @@
+package modelserver
+
+import (
+	"strings"
+	"testing"
+)
+
+// testdataCorpus is the module's testdata folder: real code in several
+// languages, with the near-repeats real workspaces have.
+const testdataCorpus = "../../testdata"
+
+// scanLocate is locate as it was before the corpus was indexed: a scan of
+// every file per tail tried. The indexed locate must answer as it does.
+func scanLocate(files []string, prefix string) (string, bool) {
+	for n := min(len(prefix), minTail); ; n = min(2*n, len(prefix)) {
+		tail := prefix[len(prefix)-n:]
+		var first string
+		found := 0
+		for _, f := range files {
+			i := strings.Index(f, tail)
+			if i < 0 {
+				continue
+			}
+			if found == 0 {
+				first = f[i+n:]
+			}
+			found++
+			if strings.Contains(f[i+1:], tail) {
+				found++
+			}
+			if found > 1 {
+				break
+			}
+		}
+		switch {
+		case found == 0:
+			return "", false
+		case found == 1 || n == len(prefix):
+			return first, true
+		}
+	}
+}
+
+// files returns the corpus's files, in order.
+func (c *corpus) files() []string {
+	var files []string
+	start := 0
+	for _, end := range c.ends {
+		files = append(files, c.text[start:end])
+		start = end + len(sep)
+	}
+	return files
+}
+
+// locateCases returns prefixes to locate in files: tails of many lengths
+// ending all through each file, each also with a byte changed at its start
+// (found by a short tail, lost by a longer one), and the text across each
+// boundary between files (which no file holds).
+func locateCases(files []string) []string {
+	var cases []string
+	for i, f := range files {
+		for end := 1; end <= len(f); end += 5 + end/4 {
+			for _, n := range []int{1, 3, 12, 64, 255, 256, 257, 400, 600, 1500, end} {
+				p := f[max(0, end-n):end]
+				cases = append(cases, p, "\x00"+p[1:])
+			}
+		}
+		if i > 0 {
+			prev := files[i-1]
+			cases = append(cases, prev[max(0, len(prev)-300):]+sep+f[:min(len(f), 20)], prev[max(0, len(prev)-5):]+f[:min(len(f), 5)])
+		}
+	}
+	return cases
+}
+
+// The indexed locate answers every prefix as the scan of every file did,
+// on the testdata corpus: unique tails, tails that need doubling, prefixes
+// found several times, and prefixes the files lack.
+func TestLocateAnswersAsTheScan(t *testing.T) {
+	c, err := NewContinuation(testdataCorpus, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := c.corpus.files()
+	if len(files) < 50 {
+		t.Fatalf("%d files in %s", len(files), testdataCorpus)
+	}
+	var found, doubled, several, lost, lostLonger int
+	for _, prefix := range locateCases(files) {
+		want, wantOK := scanLocate(files, prefix)
+		got, ok := c.locate(prefix)
+		if got != want || ok != wantOK {
+			t.Fatalf("locate(%.60q…%.60q) = %.40q, %v; the scan gave %.40q, %v", prefix, prefix[max(0, len(prefix)-60):], got, ok, want, wantOK)
+		}
+		tail := prefix[len(prefix)-min(len(prefix), minTail):]
+		switch n := len(c.corpus.find(tail, 2)); {
+		case !ok && n > 0:
+			lostLonger++
+		case !ok:
+			lost++
+		case n > 1 && len(tail) < len(prefix):
+			doubled++
+		case n > 1:
+			several++
+		default:
+			found++
+		}
+	}
+	t.Logf("found: %d by their last %d bytes, %d by a longer tail, %d several times; lost: %d, %d by a longer tail",
+		found, minTail, doubled, several, lost, lostLonger)
+	if found == 0 || doubled == 0 || several == 0 || lost == 0 || lostLonger == 0 {
+		t.Errorf("the cases miss a kind of answer")
+	}
+}
