@@ -16,6 +16,13 @@ import (
 // per keystroke, short enough to be one typing pause.
 const defaultHold = time.Second
 
+// authHold is how long requests wait after the endpoint rejected the API
+// key: the key will not fix itself between keystrokes, and a request per
+// keystroke with a rejected key is what gets a key revoked. A change of
+// the model's settings starts a new engine, with no hold; after the hold
+// one request tries again.
+const authHold = 30 * time.Second
+
 // Status states the engine reports. They are the values editor plugins
 // already render: "error" while the model is unavailable, "idle" once it
 // answers again.
@@ -26,7 +33,8 @@ const (
 
 // availability tracks whether the model answers, so that its status is
 // told once per change, never per keystroke, and so that a rate limit's
-// Retry-After delays the next attempt instead of being served as an answer.
+// Retry-After (or a rejected API key) delays the next attempt instead of
+// being served as an answer.
 type availability struct {
 	log    *zap.Logger
 	notify func(state, message string) // may be nil
@@ -45,13 +53,16 @@ func (a *availability) failed(now time.Time, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	kind := transport.KindOf(err)
-	if kind == transport.KindRateLimited {
+	switch kind {
+	case transport.KindRateLimited:
 		wait := defaultHold
 		var te *transport.Error
 		if errors.As(err, &te) && te.RetryAfter > 0 {
 			wait = te.RetryAfter
 		}
 		a.holdUntil, a.holdErr = now.Add(wait), err
+	case transport.KindAuth:
+		a.holdUntil, a.holdErr = now.Add(authHold), err
 	}
 	if a.down && a.kind == kind {
 		a.log.Debug("generation failed", zap.Error(err))

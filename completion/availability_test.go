@@ -114,6 +114,44 @@ func TestRetryAfterIsADelayNotAnAnswer(t *testing.T) {
 	})
 }
 
+// A rejected API key holds requests back: while the hold lasts they
+// answer at once with the endpoint's error and never reach the model (a
+// request per keystroke with a bad key is what gets it revoked), and the
+// outage is told once; after the hold one request tries again.
+func TestRejectedKeyHoldsRequestsBack(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rejected := &transport.Error{Kind: transport.KindAuth, Status: 401, Message: "model endpoint rejected the API key"}
+		m := &flakyModel{errs: []error{rejected, rejected}, reply: "42"}
+		status := &statusLog{}
+		e := flakyEngine(m, status)
+		defer e.Close()
+		doc := text.New(src)
+		for key := range 20 {
+			if _, err := e.Suggest(context.Background(), query(doc, cursor)); transport.KindOf(err) != transport.KindAuth {
+				t.Fatalf("key %d: %v, want the endpoint's rejection", key, err)
+			}
+			time.Sleep(time.Second)
+		}
+		if n := m.requests.Load(); n != 1 {
+			t.Fatalf("%d model requests over 20 keys in 20 s with a rejected key, want 1", n)
+		}
+		time.Sleep(10 * time.Second) // past the hold: one request tries again, rejected again
+		if _, err := e.Suggest(context.Background(), query(doc, cursor)); transport.KindOf(err) != transport.KindAuth {
+			t.Fatalf("after the hold: %v", err)
+		}
+		if n := m.requests.Load(); n != 2 {
+			t.Fatalf("%d model requests after the hold, want 2", n)
+		}
+		time.Sleep(31 * time.Second)
+		if s, err := e.Suggest(context.Background(), query(doc, cursor)); err != nil || s.Text != "42" {
+			t.Fatalf("once the key is accepted: %+v, %v", s, err)
+		}
+		if got := status.states(); !slices.Equal(got, []string{completion.StatusUnavailable, completion.StatusReady}) {
+			t.Errorf("told %v, want one outage and one recovery", got)
+		}
+	})
+}
+
 // A stalled generation ends at its deadline — before the first token or
 // between tokens — with an Unavailable error, and is cancelled at the
 // model.
@@ -189,6 +227,7 @@ func TestStatusToldAgainForANewKindOfFailure(t *testing.T) {
 			doc = typeAt(e, doc, cursor+i, " ")
 			e.Suggest(context.Background(), query(doc, cursor+i+1))
 			synctest.Wait()
+			time.Sleep(time.Minute) // past a rejected key's hold
 		}
 		want := []string{completion.StatusUnavailable, completion.StatusUnavailable, completion.StatusReady}
 		if got := log.states(); !slices.Equal(got, want) {
