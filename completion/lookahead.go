@@ -75,13 +75,26 @@ func (e *Engine) rebaseLocked(g *generation, typed string, after *text.Text) *ge
 	return c
 }
 
+// breakAfter returns the line break raw, the model's text, has right
+// after full, a suggestion of one line ("\r\n" or "\n": the model breaks
+// lines its own way, whatever the document does), and what raw holds
+// after it; brk is "" when raw does not go on from full with a line break.
+func breakAfter(raw, full string) (brk, rest string) {
+	rest, ok := strings.CutPrefix(raw, full)
+	if brk = lineBreakOf(rest); !ok || brk == "" {
+		return "", ""
+	}
+	return brk, rest[len(brk):]
+}
+
 // lookAheadTail returns what raw holds after full and a line break: the
 // look-ahead of a one-line generation whose suggestion is full, or "" when
-// raw does not go on from full past a line break.
+// raw does not go on from full past a line break. Line breaks are
+// compared as "\n": speculate asks about suggestions of several lines
+// too, shaped with the document's line breaks.
 func lookAheadTail(raw, full string) string {
-	raw = strings.ReplaceAll(raw, "\r\n", "\n")
-	rest, ok := strings.CutPrefix(raw, strings.ReplaceAll(full, "\r\n", "\n")+"\n")
-	if !ok || strings.TrimSpace(rest) == "" {
+	_, rest := breakAfter(strings.ReplaceAll(raw, "\r\n", "\n"), strings.ReplaceAll(full, "\r\n", "\n"))
+	if strings.TrimSpace(rest) == "" {
 		return ""
 	}
 	return rest
@@ -97,10 +110,8 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 	if !e.opts.Config.LookAhead || g.plan.Multiline || g.err != nil || !strings.HasPrefix(typed, full+lead) {
 		return nil
 	}
-	// The model breaks the line its own way ("\r\n" or "\n"), whatever
-	// the document does.
-	brk := lineBreakOf(strings.TrimPrefix(g.raw.String(), full))
-	if brk == "" || !strings.HasPrefix(g.raw.String(), full) {
+	brk, _ := breakAfter(g.raw.String(), full)
+	if brk == "" {
 		return nil
 	}
 	src := g.doc.String()
