@@ -266,3 +266,70 @@ func TestAnticipationWithoutRelease(t *testing.T) {
 		}
 	})
 }
+
+// An anticipated generation no request took up wastes its tokens, also
+// when typing moved its stream on to another generation before it was
+// dropped: rebased (the same text shaped anew at the new cursor) or its
+// look-ahead taken while it still streamed. One a request took up wastes
+// none.
+func TestAnticipatedStreamAccountedWhereverItGoes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reply string
+		gap   time.Duration
+		// claim: a request takes the anticipated generation up, before
+		// the keys or, with claimAfter, after them.
+		claim, claimAfter bool
+		// keys, typed once the first line streamed, move the stream on;
+		// "x" then drops it.
+		keys                    []string
+		wantUsed, wantCancelled int64
+	}{
+		// A trailing space, trimmed from the suggestion: typing it rebases.
+		{name: "rebased once done", reply: " b \n\treturn s\n", keys: []string{" ", "b", " "}},
+		{name: "rebased while streaming", reply: " b \n\treturn s\n", gap: 10 * time.Millisecond, keys: []string{" ", "b", " "}, wantCancelled: 1},
+		{name: "rebased, taken up", reply: " b \n\treturn s\n", claim: true, keys: []string{" ", "b", " "}, wantUsed: 1},
+		{name: "look-ahead taken while streaming", reply: " b\n\treturn s\n", gap: 10 * time.Millisecond, keys: []string{" b", "\n"}, wantCancelled: 1},
+		{name: "look-ahead taken once done, then taken up", reply: " b\n\treturn s\n", keys: []string{" b", "\n"}, claimAfter: true, wantUsed: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				m := &scriptedModel{reply: tc.reply, gap: tc.gap}
+				e := speculating(m, false, true)
+				defer e.Close()
+				doc := text.New(lineSrc)
+				var b builds
+				e.Anticipate("file:///p.go", lineEnd, b.at(doc, lineEnd))
+				claim := func(at int) {
+					if s, _ := e.Suggest(context.Background(), query(doc, at)); s.Text == "" {
+						t.Fatalf("no suggestion at %d", at)
+					}
+				}
+				if tc.claim {
+					claim(lineEnd)
+				}
+				time.Sleep(45 * time.Millisecond) // the first line streamed
+				synctest.Wait()
+				at := lineEnd
+				for _, key := range tc.keys {
+					doc = typeAt(e, doc, at, key)
+					at += len(key)
+				}
+				time.Sleep(2 * tc.gap) // the stream goes on
+				synctest.Wait()
+				if tc.claimAfter {
+					claim(at)
+				}
+				typeAt(e, doc, at, "x")
+				synctest.Wait()
+				st := e.Stats()
+				if st.Anticipated != 1 || st.AnticipatedUsed != tc.wantUsed || st.AnticipatedCancelled != tc.wantCancelled {
+					t.Fatalf("stats %+v: want one anticipated generation, %d used, %d cancelled", st, tc.wantUsed, tc.wantCancelled)
+				}
+				if want := st.Tokens * (1 - tc.wantUsed); st.AnticipatedWastedTokens != want || st.Tokens < 6 {
+					t.Fatalf("stats %+v: want %d tokens wasted", st, want)
+				}
+			})
+		})
+	}
+}

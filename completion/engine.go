@@ -420,6 +420,7 @@ func (e *Engine) run(ctx context.Context, g *generation) {
 		g.broadcastLocked()
 		for c := g.child; c != nil; c = c.child {
 			c.raw.WriteString(delta)
+			c.deltas++
 			c.broadcastLocked()
 		}
 		e.mu.Unlock()

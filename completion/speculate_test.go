@@ -228,9 +228,17 @@ func TestSpeculationAsksForTheTakenSuggestion(t *testing.T) {
 			t.Fatalf("speculation unbounded: max tokens %d", reqs[1].MaxTokens)
 		}
 		doc = typeAt(e, doc, cursor, "42")
-		typeAt(e, doc, cursor+2, "\n")
+		doc = typeAt(e, doc, cursor+2, "\n")
 		if st := e.Stats(); st.Speculative != 1 || st.SpeculativeUsed != 1 {
 			t.Fatalf("stats %+v: want the speculation taken up", st)
+		}
+		// Taken up, it is the document's own generation: left later, it
+		// wastes nothing as a speculation; its own successor, asked for
+		// now, does.
+		synctest.Wait()
+		typeAt(e, doc, cursor+3, "x")
+		if st := e.Stats(); st.Speculative != 2 || st.SpeculativeWastedTokens != int64(len("42")) {
+			t.Fatalf("stats %+v: want the successor's %d tokens alone wasted", st, len("42"))
 		}
 	})
 }
