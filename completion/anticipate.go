@@ -21,35 +21,42 @@ import (
 // the document wait for it (see Suggest) rather than start their own.
 type anticipation struct {
 	change uint64        // the document's change count when it was asked for
+	cursor int           // where the change left the cursor
 	ready  chan struct{} // closed once it is registered or given up
 }
 
 // Anticipate starts, on its own goroutine, the generation that the next
-// request for uri is expected to want, for the document as it is now
-// (after the change DidChange was last told about). build is called once,
-// on that goroutine, to make the query: the cursor the change left and the
+// request for uri is expected to want at cursor, for the document as it
+// is now (after the change DidChange was last told about). build is
+// called once, on that goroutine, to make the query: cursor and the
 // document's text, tree and context as the request would have them; it
 // returns the query, a function to release what the query holds (called
-// once the request to the model is built), and ok false to start nothing.
+// once the request to the model is built; may be nil), and ok false to
+// start nothing.
 //
-// Nothing starts when the document's own generation already serves that
-// cursor (typed ahead), when the cache answers it, while the model is held
-// back, when a debounce is configured, or when the document changed again
-// before the generation was built. Call Anticipate right after DidChange,
-// in document order.
-func (e *Engine) Anticipate(uri string, build func() (q Query, release func(), ok bool)) {
+// Nothing starts, and build is not called, when the document's own
+// generation already serves cursor (typed ahead), while the model is held
+// back, or when a debounce is configured; nothing starts when the cache
+// answers the query, or when the document changed again or another
+// anticipation superseded this one before the generation was built (build
+// is skipped if that happened before it began). Call Anticipate right
+// after DidChange, in document order.
+func (e *Engine) Anticipate(uri string, cursor int, build func() (q Query, release func(), ok bool)) {
 	e.mu.Lock()
-	if e.closed || e.opts.Config.Debounce > 0 {
-		e.mu.Unlock()
+	defer e.mu.Unlock()
+	if old := e.pending[uri]; old != nil {
+		e.settleLocked(uri, old) // superseded: its goroutine finds itself gone
+	}
+	if e.opts.Config.Debounce > 0 {
 		return
 	}
-	a := &anticipation{change: e.changes[uri], ready: make(chan struct{})}
-	if old := e.pending[uri]; old != nil {
-		close(old.ready) // superseded: its goroutine finds itself gone
-	}
+	a := &anticipation{change: e.changes[uri], cursor: cursor, ready: make(chan struct{})}
 	e.pending[uri] = a
+	if !e.wantedLocked(uri, a, nil) { // answered already or held back: not even built
+		e.settleLocked(uri, a)
+		return
+	}
 	e.wg.Add(1)
-	e.mu.Unlock()
 	go func() {
 		defer e.wg.Done()
 		e.anticipate(uri, a, build)
@@ -57,31 +64,26 @@ func (e *Engine) Anticipate(uri string, build func() (q Query, release func(), o
 }
 
 // anticipate builds and registers a's generation, unless it is no longer
-// wanted.
+// wanted: each step (build, the model request, the registration) begins
+// only if it still is.
 func (e *Engine) anticipate(uri string, a *anticipation, build func() (Query, func(), bool)) {
-	settle := func() {
-		if e.pending[uri] == a {
-			delete(e.pending, uri)
-			close(a.ready)
-		}
-	}
-	q, release, ok := build()
-	e.mu.Lock()
-	if !ok || !e.wantedLocked(uri, a, q) {
-		settle()
-		e.mu.Unlock()
-		if release != nil {
-			release()
-		}
+	defer e.settle(uri, a)
+	if !e.wanted(uri, a, nil) {
 		return
 	}
-	e.mu.Unlock()
+	q, release, ok := build()
+	if release == nil {
+		release = func() {}
+	}
+	if !ok || !e.wanted(uri, a, &q) {
+		release()
+		return
+	}
 	g, launch := e.prepare(q)
 	release()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.wantedLocked(uri, a, q) {
-		settle()
+	if !e.wantedLocked(uri, a, &q) {
 		g.cancel()
 		g.closeTree()
 		return
@@ -99,30 +101,57 @@ func (e *Engine) anticipate(uri string, a *anticipation, build func() (Query, fu
 	launch()
 	// No request wants it yet: the grace period runs until one does.
 	e.graceLocked(g)
-	settle()
+	e.settleLocked(uri, a)
 }
 
-// wantedLocked reports whether a's generation for q should still start:
-// a is the document's pending anticipation, the document has not changed
-// since, and nothing already answers q's cursor.
-func (e *Engine) wantedLocked(uri string, a *anticipation, q Query) bool {
-	if e.closed || e.pending[uri] != a || e.changes[uri] != a.change {
+// wanted is wantedLocked, taking e.mu.
+func (e *Engine) wanted(uri string, a *anticipation, q *Query) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.wantedLocked(uri, a, q)
+}
+
+// wantedLocked reports whether a's generation should still be built: the
+// engine is open, a is the document's pending anticipation (not
+// superseded, not ended by DidClose), the document has not changed since,
+// the model is not held back, and nothing answers a's cursor already:
+// not the document's own generation, nor, once a's query q is built (nil
+// before), the cache.
+func (e *Engine) wantedLocked(uri string, a *anticipation, q *Query) bool {
+	if e.closed || e.pending[uri] != a || e.changes[uri] != a.change || e.servesLocked(e.gens[uri], a.cursor) {
 		return false
 	}
-	if g := e.gens[uri]; g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) {
-		return false // its own generation serves the cursor
-	}
-	if _, ok := e.cache.get(q.Text, q.Cursor); ok && e.opts.Config.TypedAhead {
-		return false
+	if q != nil {
+		if _, ok := e.cachedLocked(q.Text, q.Cursor); ok {
+			return false
+		}
 	}
 	return e.avail.held(time.Now()) == nil
+}
+
+// settle ends a, if it is still the document's pending anticipation.
+func (e *Engine) settle(uri string, a *anticipation) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.settleLocked(uri, a)
+}
+
+// settleLocked ends a, if it is still the document's pending
+// anticipation: requests waiting for it go on.
+func (e *Engine) settleLocked(uri string, a *anticipation) {
+	if e.pending[uri] == a {
+		delete(e.pending, uri)
+		close(a.ready)
+	}
 }
 
 // awaitAnticipationLocked waits, if the document's anticipated generation
 // is being built, until it is registered or given up, so that a request
 // joins it instead of starting its own. Called with e.mu held; it is held
-// again on return. It returns false if done closed first.
-func (e *Engine) awaitAnticipationLocked(uri string, done <-chan struct{}) bool {
+// again on return. It returns false if done closed first; true, without
+// waiting further, once until closes (the caller answers Pending then,
+// see Query.Until).
+func (e *Engine) awaitAnticipationLocked(uri string, done, until <-chan struct{}) bool {
 	a := e.pending[uri]
 	if a == nil {
 		return true
@@ -131,10 +160,11 @@ func (e *Engine) awaitAnticipationLocked(uri string, done <-chan struct{}) bool 
 	defer e.mu.Lock()
 	select {
 	case <-a.ready:
-		return true
+	case <-until:
 	case <-done:
 		return false
 	}
+	return true
 }
 
 // claimLocked records that a request is served by g: an anticipated

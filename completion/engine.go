@@ -73,8 +73,10 @@ type Query struct {
 	// it is done rather than stopped for want of a waiter, so that the
 	// caller can ask again at once for the text as it has become (the
 	// language server follows typing so, see lsp/completionfollow.go).
-	// A query whose Until is closed when it comes is answered Pending at
-	// once and touches no generation.
+	// A query whose Until closes before it reaches a generation (it is
+	// closed when the query comes, or closes while the query waits for an
+	// anticipated generation being built) is answered Pending at once and
+	// touches no generation.
 	Until <-chan struct{}
 	// Partial, if set, receives the suggestion as it streams.
 	Partial func(text string)
@@ -242,7 +244,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	}
 	wait := e.debounceLocked(q.URI)
 	e.activeLocked(q.URI)
-	if !e.awaitAnticipationLocked(q.URI, ctx.Done()) {
+	if !e.awaitAnticipationLocked(q.URI, ctx.Done(), q.Until) {
 		e.mu.Unlock()
 		return Suggestion{}, nil
 	}
@@ -261,7 +263,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	}
 	g := e.gens[q.URI]
 	outrun := false
-	if g != nil && !g.dead && q.Cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead) {
+	if e.servesLocked(g, q.Cursor) {
 		s, err := e.serve(ctx, g, q, g.typed != "")
 		if !errors.Is(err, errOutrun) {
 			return s, err
@@ -270,7 +272,7 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 		e.mu.Lock()
 		g, outrun = nil, true
 	}
-	if rest, ok := e.cache.get(q.Text, q.Cursor); ok && e.opts.Config.TypedAhead {
+	if rest, ok := e.cachedLocked(q.Text, q.Cursor); ok {
 		e.mu.Unlock()
 		e.stats.cached.Add(1)
 		return Suggestion{Text: rest, Source: FromCache}, nil
@@ -318,6 +320,23 @@ func (e *Engine) Suggest(ctx context.Context, q Query) (Suggestion, error) {
 	e.gens[q.URI] = g
 	launch()
 	return e.serve(ctx, g, q, false)
+}
+
+// servesLocked reports whether g, the document's generation (may be
+// nil), serves a request at cursor: it is live, cursor is where the
+// typing since its start left off, and if anything was typed, serving
+// typed-ahead text is configured.
+func (e *Engine) servesLocked(g *generation, cursor int) bool {
+	return g != nil && !g.dead && cursor == g.anchor+len(g.typed) && (g.typed == "" || e.opts.Config.TypedAhead)
+}
+
+// cachedLocked returns the rest of a cached suggestion for cursor in doc,
+// when serving typed-ahead text is configured.
+func (e *Engine) cachedLocked(doc *text.Text, cursor int) (rest string, ok bool) {
+	if !e.opts.Config.TypedAhead {
+		return "", false
+	}
+	return e.cache.get(doc, cursor)
 }
 
 // Unavailable records that the model failed outside a generation (the
@@ -401,6 +420,7 @@ func (e *Engine) run(ctx context.Context, g *generation) {
 		g.broadcastLocked()
 		for c := g.child; c != nil; c = c.child {
 			c.raw.WriteString(delta)
+			c.deltas++
 			c.broadcastLocked()
 		}
 		e.mu.Unlock()
@@ -523,18 +543,23 @@ func (e *Engine) serve(ctx context.Context, g *generation, q Query, typedAhead b
 		case <-ctx.Done():
 			return Suggestion{}, nil
 		case <-budget:
-			e.mu.Lock()
-			g.keep = true
-			e.mu.Unlock()
-			return Suggestion{Pending: true, Source: FromModel}, nil
+			return e.keepPending(g)
 		case <-q.Until:
-			e.mu.Lock()
-			g.keep = true
-			e.mu.Unlock()
-			return Suggestion{Pending: true, Source: FromModel}, nil
+			return e.keepPending(g)
 		}
 		e.mu.Lock()
 	}
+}
+
+// keepPending answers Pending for a request whose wait ended before g's
+// text was final (its Budget passed or its Until closed) and keeps g until
+// it is done, into the cache, instead of stopping it for want of a
+// waiter.
+func (e *Engine) keepPending(g *generation) (Suggestion, error) {
+	e.mu.Lock()
+	g.keep = true
+	e.mu.Unlock()
+	return Suggestion{Pending: true, Source: FromModel}, nil
 }
 
 func (e *Engine) suggestionLocked(g *generation, rest string, typedAhead bool) Suggestion {
@@ -659,8 +684,7 @@ func (e *Engine) DidClose(uri string) {
 	e.discardSpecLocked(uri)
 	e.forgetLocked(uri)
 	if a := e.pending[uri]; a != nil {
-		delete(e.pending, uri)
-		close(a.ready)
+		e.settleLocked(uri, a)
 	}
 	delete(e.changes, uri)
 	delete(e.lastKey, uri)

@@ -19,16 +19,21 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // scriptedModel streams reply one byte at a time, waiting gap between
-// bytes, and counts requests and cancellations.
+// bytes, and counts requests and cancellations; with err set, it fails
+// with err instead.
 type scriptedModel struct {
 	reply     string
 	gap       time.Duration
+	err       error
 	requests  atomic.Int64
 	cancelled atomic.Int64
 }
 
 func (m *scriptedModel) Generate(ctx context.Context, req transport.Request, onDelta func(string)) (transport.Result, error) {
 	m.requests.Add(1)
+	if m.err != nil {
+		return transport.Result{}, m.err
+	}
 	for i := range len(m.reply) {
 		if m.gap > 0 {
 			select {
@@ -58,6 +63,17 @@ var cursor = len("package p\n\nfunc f() int {\n\treturn ")
 
 func query(doc *text.Text, at int) completion.Query {
 	return completion.Query{URI: "file:///p.go", Path: "/p.go", LanguageID: "go", Text: doc, Cursor: at}
+}
+
+// suggesting asks e for q on its own goroutine and returns where the
+// suggestion comes.
+func suggesting(e *completion.Engine, q completion.Query) <-chan completion.Suggestion {
+	got := make(chan completion.Suggestion, 1)
+	go func() {
+		s, _ := e.Suggest(context.Background(), q)
+		got <- s
+	}()
+	return got
 }
 
 // type inserts s at off, telling the engine, and returns the new text.
@@ -221,6 +237,63 @@ func TestRestartedGenerationDoesNotBetTwice(t *testing.T) {
 		wg.Wait()
 		if n := m.requests.Load(); n != 2 {
 			t.Fatalf("%d model requests, want 2", n)
+		}
+	})
+}
+
+// A query whose Until is closed when it comes answers Pending and leaves
+// the document's generation alone, though it asks at another cursor: the
+// text moved on past it, and the caller asks again.
+func TestClosedUntilTouchesNoGeneration(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: "1234567890", gap: 10 * time.Millisecond}
+		e := engine(m, time.Hour)
+		defer e.Close()
+		doc := text.New(src)
+		q := query(doc, cursor)
+		q.Budget = 25 * time.Millisecond
+		if s, _ := e.Suggest(context.Background(), q); !s.Pending {
+			t.Fatalf("suggestion %+v; want Pending past the budget", s)
+		}
+		until := make(chan struct{})
+		close(until)
+		q = query(doc, cursor-1)
+		q.Until = until
+		if s, err := e.Suggest(context.Background(), q); err != nil || !s.Pending {
+			t.Fatalf("suggestion %+v, %v; want Pending", s, err)
+		}
+		synctest.Wait()
+		if n, c := m.requests.Load(), m.cancelled.Load(); n != 1 || c != 0 {
+			t.Fatalf("%d model requests, %d cancelled; want the first generation alone, running on", n, c)
+		}
+		if s, _ := e.Suggest(context.Background(), query(doc, cursor)); s.Text != m.reply {
+			t.Fatalf("suggestion %+v; want the first generation's %q", s, m.reply)
+		}
+	})
+}
+
+// A query's wait ends once its Until closes: it answers Pending, and the
+// generation goes on to its end though nobody waits for it, so that the
+// caller's next query is answered from it.
+func TestUntilEndsTheWaitAndKeepsTheGeneration(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: "1234567890", gap: 10 * time.Millisecond}
+		e := engine(m, time.Nanosecond) // an unwanted generation stops at once
+		defer e.Close()
+		doc := text.New(src)
+		until := make(chan struct{})
+		q := query(doc, cursor)
+		q.Until = until
+		got := suggesting(e, q)
+		time.Sleep(25 * time.Millisecond) // two bytes streamed
+		close(until)
+		if s := <-got; !s.Pending {
+			t.Fatalf("suggestion %+v; want Pending once Until closed", s)
+		}
+		time.Sleep(time.Second) // past the grace and the stream's end
+		if s, _ := e.Suggest(context.Background(), query(doc, cursor)); s.Text != m.reply || m.requests.Load() != 1 || m.cancelled.Load() != 0 {
+			t.Fatalf("suggestion %+v, %d model requests, %d cancelled; want the kept generation's %q",
+				s, m.requests.Load(), m.cancelled.Load(), m.reply)
 		}
 	})
 }

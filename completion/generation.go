@@ -61,7 +61,7 @@ type generation struct {
 	done      bool
 	err       error
 	firstAt   time.Time // when the first delta arrived; zero before
-	deltas    int       // deltas received, the engine's count of tokens
+	deltas    int       // deltas received (a continuation's: its stream's), the engine's count of tokens
 	ahead     int       // deltas received past a one-line plan's line: its look-ahead
 	// updated is closed and replaced whenever raw, done or typed change.
 	updated chan struct{}

@@ -64,24 +64,45 @@ func (e *Engine) rebaseLocked(g *generation, typed string, after *text.Text) *ge
 		return nil
 	}
 	c := e.continuationLocked(g, len(typed), typed, after, cursor)
-	// The same stream under another shape: it answers for g in the stats.
+	g.handOverLocked(c)
+	e.gens[g.uri] = c
+	return c
+}
+
+// handOverLocked retires g in favour of c, a continuation of its stream
+// (rebased, or its look-ahead taken), without stopping the stream: while
+// g still runs it feeds c, and c answers for g in the stats (an
+// anticipated stream no request took up is wasted, or stopped, when c
+// is). The caller registers c.
+func (g *generation) handOverLocked(c *generation) {
 	c.anticipated, c.claimed = g.anticipated, g.claimed
 	if !g.done {
 		g.child = c
 	}
 	g.dead = true
 	g.broadcastLocked()
-	e.gens[g.uri] = c
-	return c
+}
+
+// breakAfter returns the line break raw, the model's text, has right
+// after full, a suggestion of one line ("\r\n" or "\n": the model breaks
+// lines its own way, whatever the document does), and what raw holds
+// after it; brk is "" when raw does not go on from full with a line break.
+func breakAfter(raw, full string) (brk, rest string) {
+	rest, ok := strings.CutPrefix(raw, full)
+	if brk = lineBreakOf(rest); !ok || brk == "" {
+		return "", ""
+	}
+	return brk, rest[len(brk):]
 }
 
 // lookAheadTail returns what raw holds after full and a line break: the
 // look-ahead of a one-line generation whose suggestion is full, or "" when
-// raw does not go on from full past a line break.
+// raw does not go on from full past a line break. Line breaks are
+// compared as "\n": speculate asks about suggestions of several lines
+// too, shaped with the document's line breaks.
 func lookAheadTail(raw, full string) string {
-	raw = strings.ReplaceAll(raw, "\r\n", "\n")
-	rest, ok := strings.CutPrefix(raw, strings.ReplaceAll(full, "\r\n", "\n")+"\n")
-	if !ok || strings.TrimSpace(rest) == "" {
+	_, rest := breakAfter(strings.ReplaceAll(raw, "\r\n", "\n"), strings.ReplaceAll(full, "\r\n", "\n"))
+	if strings.TrimSpace(rest) == "" {
 		return ""
 	}
 	return rest
@@ -97,10 +118,8 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 	if !e.opts.Config.LookAhead || g.plan.Multiline || g.err != nil || !strings.HasPrefix(typed, full+lead) {
 		return nil
 	}
-	// The model breaks the line its own way ("\r\n" or "\n"), whatever
-	// the document does.
-	brk := lineBreakOf(strings.TrimPrefix(g.raw.String(), full))
-	if brk == "" || !strings.HasPrefix(g.raw.String(), full) {
+	brk, _ := breakAfter(g.raw.String(), full)
+	if brk == "" {
 		return nil
 	}
 	src := g.doc.String()
@@ -117,13 +136,13 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 // continuationLocked returns a generation that serves g's text after its
 // first skip bytes at cursor in doc, where added (what those bytes became
 // in doc) follows g's prompt: shaped for the plan at cursor, sharing g's
-// stream, cancel and timings, done when g is. Rebasing and look-ahead
+// stream, cancel, timings and count of deltas, done when g is. Rebasing and look-ahead
 // build theirs through it; the caller registers it or hangs it on g.
 func (e *Engine) continuationLocked(g *generation, skip int, added string, doc *text.Text, cursor int) *generation {
 	plan := shape.Decide(doc, nil, cursor)
 	c := &generation{uri: g.uri, anchor: cursor, doc: doc, plan: plan, cancel: g.cancel,
 		start: g.start, firstAt: g.firstAt, req: e.followRequest(g.req, added, plan),
-		done: g.done, err: g.err, updated: make(chan struct{})}
+		done: g.done, err: g.err, deltas: g.deltas, updated: make(chan struct{})}
 	c.raw.WriteString(g.raw.String()[skip:])
 	return c
 }

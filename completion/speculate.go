@@ -147,11 +147,8 @@ func (e *Engine) promoteLocked(g *generation, typed string) *generation {
 	} else {
 		e.stats.specUsed.Add(1)
 	}
-	if sp.fromLookAhead && !g.done {
-		// g's stream goes on feeding sp: retire g without stopping it.
-		g.child = sp
-		g.dead = true
-		g.broadcastLocked()
+	if sp.fromLookAhead {
+		g.handOverLocked(sp)
 	} else {
 		e.killLocked(g)
 	}

@@ -159,6 +159,33 @@ func TestTypingPastTheShownTextRebases(t *testing.T) {
 	})
 }
 
+// Typing within the suggestion shown does not leave it: each request on
+// the way is served the rest of the same text from its generation, typed
+// ahead, not from a generation shaped anew at the new cursor.
+func TestTypingWithinTheShownTextStaysOnIt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := &scriptedModel{reply: " b + c\n\treturn s\n"}
+		e := speculating(m, false, true)
+		defer e.Close()
+		doc := text.New(lineSrc)
+		if s, _ := e.Suggest(context.Background(), query(doc, lineEnd)); s.Text != " b + c" {
+			t.Fatalf("first suggestion %+v", s)
+		}
+		at := lineEnd
+		for _, key := range []string{" ", "b", " ", "+"} {
+			doc = typeAt(e, doc, at, key)
+			at += len(key)
+			s, err := e.Suggest(context.Background(), query(doc, at))
+			if want := " b + c"[at-lineEnd:]; err != nil || s.Text != want || s.Source != completion.FromTypedAhead {
+				t.Fatalf("after typing %q: %+v, %v; want %q typed ahead", key, s, err, want)
+			}
+		}
+		if n := m.requests.Load(); n != 1 {
+			t.Fatalf("%d model requests, want 1", n)
+		}
+	})
+}
+
 // reqLog records every request its model is sent.
 type reqLog struct {
 	transport.Model
@@ -201,9 +228,17 @@ func TestSpeculationAsksForTheTakenSuggestion(t *testing.T) {
 			t.Fatalf("speculation unbounded: max tokens %d", reqs[1].MaxTokens)
 		}
 		doc = typeAt(e, doc, cursor, "42")
-		typeAt(e, doc, cursor+2, "\n")
+		doc = typeAt(e, doc, cursor+2, "\n")
 		if st := e.Stats(); st.Speculative != 1 || st.SpeculativeUsed != 1 {
 			t.Fatalf("stats %+v: want the speculation taken up", st)
+		}
+		// Taken up, it is the document's own generation: left later, it
+		// wastes nothing as a speculation; its own successor, asked for
+		// now, does.
+		synctest.Wait()
+		typeAt(e, doc, cursor+3, "x")
+		if st := e.Stats(); st.Speculative != 2 || st.SpeculativeWastedTokens != int64(len("42")) {
+			t.Fatalf("stats %+v: want the successor's %d tokens alone wasted", st, len("42"))
 		}
 	})
 }

@@ -51,7 +51,7 @@ func (s *Server) startOnChange(e *completion.Engine, u uri.URI, version int32, a
 	if !on || !ok {
 		return
 	}
-	e.Anticipate(string(u), func() (completion.Query, func(), bool) {
+	e.Anticipate(string(u), cursor, func() (completion.Query, func(), bool) {
 		snap, err := s.docs.snapshot(u)
 		if err != nil {
 			return completion.Query{}, nil, false
