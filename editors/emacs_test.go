@@ -131,34 +131,26 @@ func requireEmacsLspMode(t *testing.T) {
 // with the file's path.
 func startEmacsTmux(t *testing.T, ms *modelServer, extraInit, name, content string) (*tmuxSession, string) {
 	t.Helper()
-	dir := t.TempDir()
-	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
-	for _, d := range []string{filepath.Join(home, ".emacs.d"), proj} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(home, ".emacs.d", "init.el"), []byte(readmeElisp(t)+extraInit), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// Not a set-up step: Emacs 28 compiles every Lisp file it loads to
-	// native code in the background the first time, for minutes of CPU
-	// that would make the figures the tests log about this machine, not
-	// about wisp.
-	early := "(setq native-comp-deferred-compilation nil)\n"
-	if err := os.WriteFile(filepath.Join(home, ".emacs.d", "early-init.el"), []byte(early), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(proj, name)
-	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := startTmux(t, proj, append(terminalEnv(t, home, dir), ms.env()...), "emacs", name)
-	waitFor(t, 60*time.Second, "lsp-mode runs wisp (LSP[wisp…] in the mode line)", func() (bool, string) {
-		screen := s.screen(false)
-		return strings.Contains(screen, "LSP[wisp"), screen
+	return startTerminalEditor(t, terminalEditor{
+		home: map[string]string{
+			".emacs.d/init.el": readmeElisp(t) + extraInit,
+			// Not a set-up step: Emacs 28 compiles every Lisp file it loads
+			// to native code in the background the first time, for minutes
+			// of CPU that would make the figures the tests log about this
+			// machine, not about wisp.
+			".emacs.d/early-init.el": "(setq native-comp-deferred-compilation nil)\n",
+		},
+		file:    name,
+		content: content,
+		argv:    []string{"emacs"},
+		env:     ms.env(),
+		ready: func(s *tmuxSession) {
+			waitFor(t, 60*time.Second, "lsp-mode runs wisp (LSP[wisp…] in the mode line)", func() (bool, string) {
+				screen := s.screen(false)
+				return strings.Contains(screen, "LSP[wisp"), screen
+			})
+		},
 	})
-	return s, file
 }
 
 // TestEmacsAcceptKeysBoundOnce loads editors/README.md's init.el in Emacs
