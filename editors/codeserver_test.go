@@ -57,6 +57,8 @@ type codeServerSetup struct {
 	file     string            // the name of the file the driver opens
 	settings map[string]any    // the test's settings, on top of those every test has
 	env      []string          // more environment for the driver (WISP_TEST_…)
+	// wispConfig is wisp's own config.toml (the user's), or "" for none.
+	wispConfig string
 }
 
 // codeServer is VS Code (code-server) showing a folder in headless
@@ -74,7 +76,8 @@ type codeServer struct {
 // with the model server ms as the model and the setup's settings in the
 // user's (and the machine's) settings.json, then the two extensions
 // packaged and installed, code-server started on the setup's folder and
-// Chromium opened on it. The driver gets WISP_TEST_SCENARIO,
+// Chromium opened on it, with the setup's wisp config as the user's.
+// The driver gets WISP_TEST_SCENARIO,
 // WISP_TEST_FILE (the file's path) and WISP_TEST_RESULT, and wisp logs
 // into the test's folder.
 func startCodeServer(t *testing.T, ms *modelServer, setup codeServerSetup) *codeServer {
@@ -135,6 +138,17 @@ func startCodeServer(t *testing.T, ms *modelServer, setup codeServerSetup) *code
 	env := append([]string{"WISP_TEST_SCENARIO=" + setup.scenario,
 		"WISP_TEST_FILE=" + filepath.Join(cs.folder, setup.file), "WISP_TEST_RESULT=" + cs.result}, setup.env...)
 	env = append(env, wispLogEnv(t, dir)...)
+	if setup.wispConfig != "" {
+		// Where wisp, started by the extension, finds the user's config.
+		xdg := filepath.Join(dir, "config")
+		if err := os.MkdirAll(filepath.Join(xdg, "wisp"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(xdg, "wisp", "config.toml"), []byte(setup.wispConfig), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, "XDG_CONFIG_HOME="+xdg)
+	}
 	startProcess(t, "code-server", dir, env, "node", append(base, "--bind-addr", cs.addr, cs.folder)...)
 	waitFor(t, 30*time.Second, "code-server listens", func() (bool, string) {
 		c, err := net.DialTimeout("tcp", cs.addr, time.Second)

@@ -83,20 +83,24 @@ func TestHelixModelDownInTmux(t *testing.T) {
 
 	startModelServerAt(t, ms.addr, []reply{completeHello}, measured)
 	// The model's connection retries on a backoff; Helix asks only on a
-	// key, so ask again on a fresh line until wisp's item comes.
-	for i := 0; ; i++ {
-		s.keys("Escape")
-		s.waitScreen(10*time.Second, "NOR")
-		s.text("o")
-		s.waitScreen(10*time.Second, "INS")
-		s.typePaced(30*time.Millisecond, "hello")
-		if s.screenWithin(3*time.Second, "hello_world()") {
-			break
+	// key, so ask again on a fresh line, every 3 s, until wisp's item
+	// comes.
+	var asked time.Time
+	waitFor(t, 30*time.Second, "wisp's item in the menu after the model came back", func() (bool, string) {
+		screen := s.screen(false)
+		if strings.Contains(screen, "hello_world()") {
+			return true, ""
 		}
-		if i == 5 {
-			t.Fatalf("no item after the model came back; screen:\n%s", s.screen(false))
+		if time.Since(asked) > 3*time.Second {
+			s.keys("Escape")
+			s.waitScreen(10*time.Second, "NOR")
+			s.text("o")
+			s.waitScreen(10*time.Second, "INS")
+			s.typePaced(30*time.Millisecond, "hello")
+			asked = time.Now()
 		}
-	}
+		return false, screen
+	})
 	waitFor(t, 10*time.Second, "Helix hears that the model is back", func() (bool, string) {
 		return len(received("window/showMessage")) > 1, strings.Join(received("window/showMessage"), "\n")
 	})
@@ -128,13 +132,6 @@ func startHelixTmux(t *testing.T, ms *modelServer, args ...string) (*tmuxSession
 	t.Helper()
 	bin := filepath.Join(editorsDir(), "hx-25.07")
 	requireFiles(t, "Helix 25.07", bin, "/usr/bin/tmux")
-	dir := t.TempDir()
-	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
-	for _, d := range []string{filepath.Join(home, ".config", "helix"), filepath.Join(home, ".config", "wisp"), proj} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// README step 1: the snippets as the whole languages.toml and
 	// config.toml, and the model in ~/.config/wisp/config.toml.
 	languages, err := os.ReadFile(repoFile(t, "helix/languages.toml"))
@@ -145,26 +142,15 @@ func startHelixTmux(t *testing.T, ms *modelServer, args ...string) (*tmuxSession
 	if err != nil {
 		t.Fatal(err)
 	}
-	config := fmt.Sprintf("[model]\nprovider = \"openai-ws\"\nendpoint = %q\nmodel = \"test\"\n", ms.endpoint())
-	file := filepath.Join(proj, "main.go")
-	for path, data := range map[string]string{
-		filepath.Join(home, ".config", "helix", "languages.toml"): string(languages),
-		filepath.Join(home, ".config", "helix", "config.toml"):    string(editorConfig),
-		filepath.Join(home, ".config", "wisp", "config.toml"):     config,
-		file: goSource,
-	} {
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := append([]string{
-		"HOME=" + home,
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"TERM=xterm-256color",
-		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
-	}, wispLogEnv(t, dir)...)
-	argv := append(append([]string{bin}, args...), "main.go")
-	s := startTmux(t, proj, env, argv...)
-	s.waitScreen(30*time.Second, "NOR")
-	return s, file
+	return startTerminalEditor(t, terminalEditor{
+		home: map[string]string{
+			".config/helix/languages.toml": string(languages),
+			".config/helix/config.toml":    string(editorConfig),
+			".config/wisp/config.toml":     fmt.Sprintf("[model]\nprovider = \"openai-ws\"\nendpoint = %q\nmodel = \"test\"\n", ms.endpoint()),
+		},
+		file:    "main.go",
+		content: goSource,
+		argv:    append([]string{bin}, args...),
+		ready:   func(s *tmuxSession) { s.waitScreen(30*time.Second, "NOR") },
+	})
 }

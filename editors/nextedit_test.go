@@ -98,6 +98,25 @@ function _G.wisp_test.next_stats()
   return ((resp or {}).result or {}).nextEdit or {}
 end
 
+-- wisp_test.watch_pause sets wisp_test.paused once a change in the
+-- current buffer has been followed by the next-edit module's pause. Its
+-- timer starts after the module's (this autocommand comes later), with
+-- the same length, so the module's has fired, and sent any request, first.
+function _G.wisp_test.watch_pause()
+  local timer = vim.loop.new_timer()
+  _G.wisp_test.paused = false
+  vim.api.nvim_create_autocmd({ "TextChanged", "TextChangedI" }, {
+    buffer = 0,
+    callback = function()
+      timer:stop()
+      timer:start(require("wisp.nextedit").pause(), 0, vim.schedule_wrap(function()
+        _G.wisp_test.paused = true
+      end))
+    end,
+  })
+  return 0
+end
+
 -- wisp_test.attached reports whether wisp is attached to the buffer.
 function _G.wisp_test.attached()
   local c = require("wisp").client()
@@ -121,7 +140,7 @@ type nvimSuggestion struct {
 
 // nextEditStats are wisp/stats' next-edit counters.
 type nextEditStats struct {
-	Requests, Suggested, Shown, Accepted, Dismissed int
+	Asked, Requests, Suggested, Shown, Accepted, Dismissed int
 }
 
 // openCalc writes meanGo as calc.go in Neovim's folder, opens it and waits
@@ -285,4 +304,26 @@ func TestNeovimNextEdit(t *testing.T) {
 	// Turned on in wisp's own settings (WISP_NEXT_EDIT, as config.toml
 	// would), not in the plugin's: the plugin asks all the same.
 	t.Run("0.12.4-wisp-settings", func(t *testing.T) { nvimNextEdit(t, nvim012(t), false, true) })
+}
+
+// TestNeovimNextEditOff renames total with next edits left off (wisp's
+// default, the plugin's settings unset): wisp says so in its initialize
+// result, so the pause after the rename must send it no next-edit request.
+func TestNeovimNextEditOff(t *testing.T) {
+	ms := startModelServer(t, []reply{{PrefixEndsWith: "sum", Text: ""}}, pace{})
+	n := startNvim(t, nvim012(t), ms, false)
+	n.openCalc()
+	n.expr(`luaeval("wisp_test.watch_pause()")`)
+	n.send("5G^ciwsum<Esc>")
+	n.waitLine(5, "\tsum := 0.0")
+	waitFor(t, 10*time.Second, "the pause after the rename runs out", func() (bool, string) {
+		var paused bool
+		n.exprJSON(`luaeval("wisp_test.paused")`, &paused)
+		return paused, "no pause ran out"
+	})
+	var st nextEditStats
+	n.exprJSON(`luaeval("wisp_test.next_stats()")`, &st)
+	if st.Asked != 0 {
+		t.Errorf("with next edits off the plugin asked wisp for them %d times", st.Asked)
+	}
 }

@@ -20,8 +20,9 @@ type vscodeNextEditResult struct {
 }
 
 // TestVSCodeNextEdit renames total at its declaration in VS Code 1.100.3
-// (code-server in headless Chromium, with the packaged extension and next
-// edits turned on in the settings), then runs "wisp: Next Edit", the
+// (code-server in headless Chromium, with the packaged extension, and next
+// edits turned on in wisp's own config.toml alone: the extension's
+// wisp.nextEdit.enabled is left unset), then runs "wisp: Next Edit", the
 // command Tab is bound to while a suggestion is shown: it must jump to the
 // suggested renames of the uses, then apply them. Then a suggestion right
 // at the cursor (the rest of a comment) must come as ghost text that VS
@@ -33,11 +34,12 @@ func TestVSCodeNextEdit(t *testing.T) {
 		[]reply{{PrefixEndsWith: "//", Text: ""}})
 
 	cs := startCodeServer(t, ms, codeServerSetup{
-		scenario: "nextedit",
-		files:    map[string]string{"calc.go": meanGo, "note.go": noteGo},
-		file:     "calc.go",
-		settings: map[string]any{"wisp.nextEdit.enabled": true, "wisp.nextEdit.minPause": 100},
-		env:      []string{"WISP_TEST_RENAME=sum", "WISP_TEST_NOTE=note.go"},
+		scenario:   "nextedit",
+		files:      map[string]string{"calc.go": meanGo, "note.go": noteGo},
+		file:       "calc.go",
+		settings:   map[string]any{"wisp.nextEdit.minPause": 100},
+		env:        []string{"WISP_TEST_RENAME=sum", "WISP_TEST_NOTE=note.go"},
+		wispConfig: "[nextEdit]\nenabled = true\nminPause = \"100ms\"\n",
 	})
 
 	var res vscodeNextEditResult

@@ -3,7 +3,6 @@ package editors
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -60,40 +59,31 @@ func TestNeovim012InTmux(t *testing.T) {
 // end by quitting Neovim (:qa, then waitQuit).
 func startNvimTmux(t *testing.T, bin string, ms *modelServer, initOptions, name, content string) (*tmuxSession, string) {
 	t.Helper()
-	dir := t.TempDir()
-	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
-	config := filepath.Join(home, ".config", "nvim")
-	for _, d := range []string{config, proj} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if initOptions != "" {
 		initOptions = ", " + initOptions
 	}
 	initLua := fmt.Sprintf(`vim.opt.rtp:append([==[%s]==])
 require("wisp").setup{ init_options = { model = { provider = "openai-ws", endpoint = [==[%s]==], model = "test" }%s } }
 `, repoFile(t, "nvim"), ms.endpoint(), initOptions)
-	if err := os.WriteFile(filepath.Join(config, "init.lua"), []byte(initLua), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(proj, name)
-	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := startTmux(t, proj, terminalEnv(t, home, dir), bin, name)
-	// Ready when Neovim says its wisp client is initialized.
-	deadline := time.Now().Add(30 * time.Second)
-	for up := false; !up; {
-		if time.Now().After(deadline) {
-			t.Fatalf("wisp never came up in Neovim:\n%s", s.screen(false))
-		}
-		s.keys("Escape")
-		s.text(`:lua print(((vim.lsp.get_clients({ name = "wisp" })[1] or {}).initialized and "wisp" or "not") .. "-up")`)
-		s.keys("Enter")
-		for wait := time.Now().Add(time.Second); !up && time.Now().Before(wait); {
-			up = strings.Contains(s.screen(false), "wisp-up")
-		}
-	}
-	return s, file
+	return startTerminalEditor(t, terminalEditor{
+		home:    map[string]string{".config/nvim/init.lua": initLua},
+		file:    name,
+		content: content,
+		argv:    []string{bin},
+		ready: func(s *tmuxSession) {
+			// Ready when Neovim says its wisp client is initialized.
+			deadline := time.Now().Add(30 * time.Second)
+			for up := false; !up; {
+				if time.Now().After(deadline) {
+					t.Fatalf("wisp never came up in Neovim:\n%s", s.screen(false))
+				}
+				s.keys("Escape")
+				s.text(`:lua print(((vim.lsp.get_clients({ name = "wisp" })[1] or {}).initialized and "wisp" or "not") .. "-up")`)
+				s.keys("Enter")
+				for wait := time.Now().Add(time.Second); !up && time.Now().Before(wait); {
+					up = strings.Contains(s.screen(false), "wisp-up")
+				}
+			}
+		},
+	})
 }

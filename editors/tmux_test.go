@@ -18,13 +18,56 @@ type tmuxSession struct {
 	socket string // tmux -S: the server of this session alone
 }
 
-// startTmux runs argv in a new 120×30 tmux session in dir, with env added
-// to the environment through env(1). The tmux server is killed at cleanup.
-func startTmux(t *testing.T, dir string, env []string, argv ...string) *tmuxSession {
+// terminalEditor is a terminal editor as a person sets it up: their own
+// configuration files, a file in a project folder, and the command that
+// opens it.
+type terminalEditor struct {
+	home    map[string]string // the user's files: path in the home folder → content
+	file    string            // the name of the file opened, in the project folder
+	content string            // the file's content
+	argv    []string          // the command, which gets the file's name last
+	env     []string          // more environment, after terminal's own
+	// ready returns once the editor is ready to type into, or fails the
+	// test.
+	ready func(*tmuxSession)
+}
+
+// startTerminalEditor writes e's files into a new home folder and project
+// folder and runs e's command on its file in a new 120×30 tmux session in
+// the project folder, in a person's terminal environment: the home folder
+// as HOME (and its .config as XDG_CONFIG_HOME), a colour terminal, the wisp under test first on PATH, wisp
+// logging into the test's folder (shown if the test fails), then e.env.
+// It returns once e.ready does, with the file's path. The tmux server is
+// killed at cleanup.
+func startTerminalEditor(t *testing.T, e terminalEditor) (*tmuxSession, string) {
 	t.Helper()
+	dir := t.TempDir()
+	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
+	file := filepath.Join(proj, e.file)
+	files := map[string]string{file: e.content}
+	for name, content := range e.home {
+		files[filepath.Join(home, name)] = content
+	}
+	for path, content := range files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append([]string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"TERM=xterm-256color",
+		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
+	}, wispLogEnv(t, dir)...)
+	env = append(env, e.env...)
+
 	s := &tmuxSession{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	args := append([]string{"new-session", "-d", "-s", "editor", "-x", "120", "-y", "30", "-c", dir, "--", "env"}, env...)
-	if out, err := s.run(append(args, argv...)...); err != nil {
+	args := append([]string{"new-session", "-d", "-s", "editor", "-x", "120", "-y", "30", "-c", proj, "--", "env"}, env...)
+	args = append(append(args, e.argv...), e.file)
+	if out, err := s.run(args...); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	out, err := s.run("display-message", "-p", "-t", "editor", "#{pane_pid}")
@@ -41,20 +84,8 @@ func startTmux(t *testing.T, dir string, env []string, argv ...string) *tmuxSess
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
-	return s
-}
-
-// terminalEnv is the environment of an editor a person starts in a
-// terminal: home as HOME, a colour terminal, the wisp under test first on
-// PATH, and wisp logging into dir (shown if the test fails).
-func terminalEnv(t *testing.T, home, dir string) []string {
-	t.Helper()
-	env := []string{
-		"HOME=" + home,
-		"TERM=xterm-256color",
-		"PATH=" + filepath.Dir(wispBinary(t)) + ":" + os.Getenv("PATH"),
-	}
-	return append(env, wispLogEnv(t, dir)...)
+	e.ready(s)
+	return s, file
 }
 
 // sessionAlive reports whether a process of session sid (the pane's
@@ -141,17 +172,6 @@ func (s *tmuxSession) waitScreen(timeout time.Duration, want string) time.Durati
 			s.t.Fatalf("the screen never showed %q; last seen:\n%s", want, screen)
 		}
 	}
-}
-
-// screenWithin reports whether the screen shows want within timeout.
-func (s *tmuxSession) screenWithin(timeout time.Duration, want string) bool {
-	s.t.Helper()
-	for end := time.Now().Add(timeout); time.Now().Before(end); {
-		if strings.Contains(s.screen(false), want) {
-			return true
-		}
-	}
-	return false
 }
 
 // typeHelloForGhost types "hello" where the cursor is, waits for the ghost

@@ -70,11 +70,21 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
 				protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorRewrite}},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: []string{CommandQuickEdit, CommandNextEditAccepted}},
-			// Next-edit suggestions (nextedit.go); no standard capability names them.
-			Experimental: protocol.LSPAny(`{"copilotInlineEdit":true,"nextEdit":true}`),
+			Experimental:           nextEditCapability(nextEditsOn(cfg)),
 		},
 		ServerInfo: protocol.ServerInfo{Name: "wisp", Version: protocol.NewOptional(Version)},
 	}, nil
+}
+
+// nextEditCapability is the experimental capability that names the
+// next-edit methods (nextedit.go); no standard capability does. Both are
+// served whatever it says, but only while next edits are on (nextEditsOn)
+// do they suggest anything, so a client asks after each pause only when on
+// is true. It tells the settings as of initialize: a client that lets
+// next edits be turned on or off later restarts wisp (the VS Code
+// extension does).
+func nextEditCapability(on bool) protocol.LSPAny {
+	return protocol.LSPAny(fmt.Sprintf(`{"copilotInlineEdit":%[1]t,"nextEdit":%[1]t}`, on))
 }
 
 // negotiateEncoding picks utf-8 when the client offers it (no conversion

@@ -83,6 +83,7 @@ func (s *Server) wispNextEdit(ctx context.Context, p *inlineEditParams) (any, er
 }
 
 func (s *Server) nextEdit(ctx context.Context, p *inlineEditParams, merge bool) (any, error) {
+	s.next.counters.Ask()
 	snap, err := s.snapshotFor(p.TextDocument.URI)
 	if err != nil {
 		return nil, err

@@ -111,7 +111,7 @@ func (e *fakeEditor) nextEdit(method, uri string, version, line, char int) inlin
 
 type nextEditStats struct {
 	NextEdit struct {
-		Requests, Suggested, Silent, Cancelled, Shown, Accepted, Dismissed int64
+		Asked, Requests, Suggested, Silent, Cancelled, Shown, Accepted, Dismissed int64
 	} `json:"nextEdit"`
 	Queries *int64 `json:"queries"` // the completion engine's, still at the top
 }
@@ -194,6 +194,43 @@ func TestNextEditOff(t *testing.T) {
 	e.change(uri, 2, 4, 1, 4, 6, "sum")
 	if res := e.nextEdit("wisp/nextEdit", uri, 2, 4, 4); len(res.Edits) != 0 || ms.Stats().Requests != 0 {
 		t.Fatalf("disabled next edits answered %+v after %d model requests", res.Edits, ms.Stats().Requests)
+	}
+	if st := e.nextStats(); st.NextEdit.Asked != 1 || st.NextEdit.Requests != 0 {
+		t.Errorf("stats %+v, want the request counted as asked, and no prediction", st.NextEdit)
+	}
+}
+
+// The experimental capability tells a client whether next edits are on,
+// from wisp's own settings or the client's, so that it asks after each
+// pause only when they are.
+func TestNextEditCapability(t *testing.T) {
+	on := config.Default()
+	on.NextEdit.Enabled = true
+	fim := on
+	fim.Model.Provider = config.ProviderFIM // cannot rewrite a region
+	enable := func(enabled bool) map[string]any {
+		return map[string]any{"nextEdit": map[string]any{"enabled": enabled}}
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  config.Config  // wisp's own settings
+		opts map[string]any // the client's initializationOptions
+		want bool
+	}{
+		{"default", config.Default(), nil, false},
+		{"on in wisp's settings", on, nil, true},
+		{"on in the client's", config.Default(), enable(true), true},
+		{"off in the client's", on, enable(false), false},
+		{"on with a fill-in-the-middle model", fim, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := startServer(t, transport.Unavailable(context.Canceled), tc.cfg)
+			caps := e.initialize("initialize-vscode-1.100.3-code-server-languageclient-11.json", tc.opts)
+			exp, _ := caps["capabilities"].(map[string]any)["experimental"].(map[string]any)
+			if exp["nextEdit"] != tc.want || exp["copilotInlineEdit"] != tc.want {
+				t.Errorf("experimental capabilities %v, want nextEdit and copilotInlineEdit %v", exp, tc.want)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,9 @@ import "sync/atomic"
 
 // Stats are next-edit counters, as wisp/stats reports them.
 type Stats struct {
+	// Asked counts the clients' next-edit requests, answered from the
+	// model or not (next edits off, a version the document has left).
+	Asked int64 `json:"asked"`
 	// Requests counts predictions asked of the model.
 	Requests int64 `json:"requests"`
 	// Suggested counts predictions that found an edit; Silent those
@@ -27,11 +30,12 @@ type Stats struct {
 // Counters collect Stats; safe for concurrent use. The zero value is
 // ready.
 type Counters struct {
-	requests, suggested, silent, cancelled, dropped atomic.Int64
-	shown, accepted, dismissed                      atomic.Int64
+	asked, requests, suggested, silent, cancelled, dropped atomic.Int64
+	shown, accepted, dismissed                             atomic.Int64
 }
 
 // Count functions, one per counter.
+func (c *Counters) Ask()       { c.asked.Add(1) }
 func (c *Counters) Request()   { c.requests.Add(1) }
 func (c *Counters) Suggest()   { c.suggested.Add(1) }
 func (c *Counters) Silence()   { c.silent.Add(1) }
@@ -45,7 +49,7 @@ func (c *Counters) Undismiss() { c.dismissed.Add(-1) }
 // Stats returns the counters' values.
 func (c *Counters) Stats() Stats {
 	return Stats{
-		Requests: c.requests.Load(), Suggested: c.suggested.Load(), Silent: c.silent.Load(),
+		Asked: c.asked.Load(), Requests: c.requests.Load(), Suggested: c.suggested.Load(), Silent: c.silent.Load(),
 		Cancelled: c.cancelled.Load(), Dropped: c.dropped.Load(),
 		Shown: c.shown.Load(), Accepted: c.accepted.Load(), Dismissed: c.dismissed.Load(),
 	}

@@ -87,12 +87,33 @@ cancels a request that a later change supersedes, so a pause here only
 adds to the time before ghost text shows."
   :type 'number)
 
+(defvar lsp-inline-completion-active-map)
+(declare-function lsp-inline-completion-accept "lsp-inline-completion")
+
+(defun wisp--bind-accept-keys (old new)
+  "Make the keys NEW, no longer OLD, accept ghost text in lsp-mode.
+They are bound in `lsp-inline-completion-active-map' once it exists;
+a key of OLD is unbound only if it still accepts and NEW lacks it."
+  (when (boundp 'lsp-inline-completion-active-map)
+    (dolist (key old)
+      (when (and (not (member key new))
+                 (eq (lookup-key lsp-inline-completion-active-map (kbd key))
+                     #'lsp-inline-completion-accept))
+        (define-key lsp-inline-completion-active-map (kbd key) nil)))
+    (dolist (key new)
+      (define-key lsp-inline-completion-active-map (kbd key) #'lsp-inline-completion-accept))))
+
 (defcustom wisp-accept-keys '("TAB")
   "Keys that accept the ghost text lsp-mode shows, besides its C-<return>.
 A terminal sends nothing (or RET) for C-<return>, so there Tab is the
 key that reaches Emacs.  The keys act only while ghost text shows; nil
-leaves lsp-mode's keys alone."
-  :type '(repeat string))
+leaves lsp-mode's keys alone.  They are bound once, when both wisp.el
+and lsp-mode's inline completion are loaded: set this before loading
+wisp.el, or with Customize (`customize-set-variable'), which rebinds."
+  :type '(repeat string)
+  :set (lambda (symbol keys)
+         (wisp--bind-accept-keys (and (boundp symbol) (default-value symbol)) keys)
+         (set-default symbol keys)))
 
 (defvar wisp-status nil
   "The state in wisp's last wisp/status notification: idle, generating, error...")
@@ -206,8 +227,6 @@ back, never on every keystroke: wisp sends a status with each request."
 (declare-function lsp--position-to-point "lsp-mode")
 (defvar lsp--cur-version)
 (defvar lsp-inline-completion-inhibit-predicates)
-(defvar lsp-inline-completion-active-map)
-(declare-function lsp-inline-completion-accept "lsp-inline-completion")
 (defvar lsp-inline-completion--items)
 (defvar lsp-inline-completion--current)
 (defvar lsp-inline-completion--start-point)
@@ -349,8 +368,6 @@ from the first keystroke, so the buffer asks right after each change."
   (when (wisp--lsp-buffer-p)
     (if lsp-inline-completion-mode
         (progn
-          (dolist (key wisp-accept-keys)
-            (define-key lsp-inline-completion-active-map (kbd key) #'lsp-inline-completion-accept))
           (remove-hook 'lsp-on-change-hook #'lsp-inline-completion--after-change t)
           (setq wisp--tick (buffer-chars-modified-tick))
           (add-hook 'lsp-inline-completion-cancelled-hook #'wisp--dismiss nil t)
@@ -378,6 +395,9 @@ from the first keystroke, so the buffer asks right after each change."
 
 (with-eval-after-load 'lsp-mode
   (wisp--lsp-register))
+
+(with-eval-after-load 'lsp-inline-completion
+  (wisp--bind-accept-keys nil wisp-accept-keys))
 
 ;;;; eglot
 

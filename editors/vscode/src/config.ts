@@ -100,7 +100,7 @@ export function nextEditOptions(): NextEditOptions {
  * scope), undefined when it is left at its default: then wisp's own
  * settings (config.toml, WISP_NEXT_EDIT) say whether next edits are on.
  */
-export function nextEditsSet(): boolean | undefined {
+function nextEditsSet(): boolean | undefined {
   const i = vscode.workspace.getConfiguration("wisp.nextEdit").inspect<boolean>("enabled");
   return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
 }

@@ -7,7 +7,7 @@
 // Code's own ghost text can show and accept it.
 import * as vscode from "vscode";
 import { CancellationTokenSource, LanguageClient } from "vscode-languageclient/node";
-import { nextEditOptions, nextEditsSet } from "./config";
+import { nextEditOptions } from "./config";
 
 /** The params of textDocument/copilotInlineEdit. */
 interface InlineEditParams {
@@ -77,12 +77,22 @@ export class NextEdits implements vscode.Disposable, vscode.InlineCompletionItem
       return;
     }
     this.clear();
-    // Asked unless the user turned next edits off here: wisp answers
-    // nothing, at once, while they are off in its own settings.
-    if (nextEditsSet() === false) {
+    if (!this.offered()) {
       return;
     }
     this.timer = setTimeout(() => void this.request(editor), Math.max(nextEditOptions().minPause, 0));
+  }
+
+  /**
+   * offered reports whether the running wisp said in its initialize result
+   * that next edits are on (experimental.nextEdit): on in its own settings
+   * (config.toml, WISP_NEXT_EDIT) or in wisp.nextEdit.enabled, which the
+   * extension sends and which restarts wisp when it changes. While they are
+   * off wisp would answer every request with nothing.
+   */
+  private offered(): boolean {
+    const experimental: unknown = this.client()?.initializeResult?.capabilities.experimental;
+    return typeof experimental === "object" && experimental !== null && (experimental as { nextEdit?: unknown }).nextEdit === true;
   }
 
   /** clear hides the suggestion and cancels the request in flight. */

@@ -8,10 +8,10 @@
 --
 -- Next edits are opt-in, and wisp knows whether they are on: they are
 -- turned on in these settings (init_options = { nextEdit = { enabled =
--- true } }) or in wisp's own config.toml or WISP_NEXT_EDIT. This module
--- asks after the pause nextEdit.minPause gives (300 ms when unset) unless
--- the settings turn them off (enabled = false); wisp answers nothing, at
--- once, while they are off.
+-- true } }) or in wisp's own config.toml or WISP_NEXT_EDIT, and wisp
+-- says so in its initialize result (capabilities.experimental.nextEdit).
+-- This module asks after the pause nextEdit.minPause gives (300 ms when
+-- unset) only while wisp says they are on.
 local bufstate = require("wisp.bufstate")
 local lsp = require("wisp.lsp")
 
@@ -37,12 +37,18 @@ local function options()
   return (require("wisp").config.init_options or {}).nextEdit or {}
 end
 
--- enabled reports whether to ask wisp for next edits: unless the settings
--- sent to wisp turn them off. Whether they are on is wisp's to say (its
--- config.toml, WISP_NEXT_EDIT, or these settings): while they are off it
--- answers every request at once with nothing.
+-- enabled reports whether next edits may be on: unless the settings sent
+-- to wisp turn them off. Whether they are is wisp's to say (offered).
 function M.enabled()
   return options().enabled ~= false
+end
+
+-- offered reports whether client, a wisp client, said in its initialize
+-- result that next edits are on (its config.toml, WISP_NEXT_EDIT, or these
+-- settings); while they are off it would answer every request with nothing.
+local function offered(client)
+  local caps = client.server_capabilities or {}
+  return type(caps.experimental) == "table" and caps.experimental.nextEdit == true
 end
 
 -- pause returns how long editing must pause before asking, in ms:
@@ -214,7 +220,7 @@ local function request(bufnr)
     return
   end
   local client = vim.lsp.get_client_by_id(st.client_id)
-  if client == nil then
+  if client == nil or not offered(client) then
     return
   end
   M.clear(bufnr)
