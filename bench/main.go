@@ -55,6 +55,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.DurationVar(&f.knobs.TTFT, "ttft", 100*time.Millisecond, "the model's time to first token")
 	fs.Float64Var(&f.knobs.Rate, "rate", 1000, "the model's tokens per second")
 	fs.DurationVar(&f.knobs.Delay, "delay", 20*time.Millisecond, "one-way network delay to the model")
+	fs.Uint64Var(&f.knobs.Seed, "accuracy-seed", 1, "the model server's --seed: which reply lines the @0.8 configurations make wrong")
 	fs.IntVar(&f.keysPerTrace, "keys", 30, "keystrokes per trace")
 	fs.IntVar(&f.bigLines, "big-lines", 5000, "lines of the large Go file among the traces (0: none)")
 	fs.IntVar(&f.scaleFiles, "scale-files", 200, "open files in the scale run (0: no scale run)")

@@ -55,6 +55,8 @@ type modelKnobs struct {
 	Delay time.Duration `json:"delay"`
 	// Accuracy is the share of reply lines left true; 0 means 1.
 	Accuracy float64 `json:"accuracy,omitempty"`
+	// Seed chooses which lines Accuracy makes wrong.
+	Seed uint64 `json:"seed,omitempty"`
 	// UncachedPer1K turns on the prompt-cache model; 0 means off.
 	UncachedPer1K time.Duration `json:"uncachedPer1k,omitempty"`
 	// CacheTTL is how long the prompt-cache model keeps an unused prompt.
@@ -67,7 +69,7 @@ func startModelServer(bin, workspace, home string, k modelKnobs) (*modelServer, 
 	args := []string{"model-server", "--listen", "127.0.0.1:0", "--workspace", workspace,
 		"--ttft", k.TTFT.String(), "--rate", strconv.FormatFloat(k.Rate, 'f', -1, 64), "--delay", k.Delay.String()}
 	if k.Accuracy > 0 {
-		args = append(args, "--accuracy", strconv.FormatFloat(k.Accuracy, 'f', -1, 64))
+		args = append(args, "--accuracy", strconv.FormatFloat(k.Accuracy, 'f', -1, 64), "--seed", strconv.FormatUint(k.Seed, 10))
 	}
 	if k.UncachedPer1K > 0 {
 		args = append(args, "--uncached-ms-per-1k", strconv.FormatFloat(float64(k.UncachedPer1K)/float64(time.Millisecond), 'f', -1, 64))

@@ -125,3 +125,38 @@ func TestCompletionStopsFollowingOtherEdits(t *testing.T) {
 		t.Fatal("the completion request never answered")
 	}
 }
+
+// When the model's answer for the text Helix asked about does not agree
+// with the keys typed meanwhile (here it has nothing to say for "he"), the
+// follow asks again for the text as it is, within the same request: an
+// empty list would leave the finished word without a suggestion until the
+// user types another key.
+func TestCompletionFollowAsksAgainWhenTheAnswerDisagrees(t *testing.T) {
+	held := newHeldBackend(modelserver.ScriptBackend{Script: &modelserver.Script{Replies: []modelserver.Reply{
+		{PrefixEndsWith: "\thello", Text: "_world()"},
+		{PrefixEndsWith: "\the", Text: ""},
+	}}}, func(q modelserver.Query) bool { return strings.HasSuffix(q.Prefix, "\the") })
+	ms := modelserver.New(modelserver.Options{Backend: held})
+	cfg := countingConfig()
+	cfg.Completion.ItemBudget = time.Minute // only the model's answers end the wait
+	e := startServer(t, serveModel(t, ms), cfg)
+	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", strings.Replace(addGo, "\t\n", "\the\n", 1))
+
+	answer := e.startCompletion(uri, 3, 3)
+	held.waitStarted(t) // the model works on "he"
+	for i, ch := range []string{"l", "l", "o"} {
+		e.change(uri, 2+i, 3, 3+i, 3, 3+i, ch)
+	}
+	held.let(t) // nothing for "he"
+	var got completionList
+	select {
+	case got = <-answer:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the completion request never answered")
+	}
+	if len(got.Items) != 1 || got.Items[0].TextEdit.NewText != "hello_world()" {
+		t.Fatalf("typed past the model's answer: %+v; want the item for \"hello\", asked anew", got)
+	}
+}
