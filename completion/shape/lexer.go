@@ -1,6 +1,7 @@
 package shape
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/wisp-lsp/wisp/lang"
@@ -13,6 +14,9 @@ type dialect struct {
 	// starts marks the bytes that may begin a bracket, a quote or a
 	// comment in code; any other byte is plain code. Immutable.
 	starts [256]bool
+	// openers are the comment markers and quotes longer than one byte
+	// ("//", "/*", `"""`), longest first. Immutable.
+	openers []string
 }
 
 // dialects holds the dialect of every row, by name, and of lang.Plain
@@ -33,6 +37,12 @@ var dialects = func() map[string]*dialect {
 		if l.BlockComment[0] != "" {
 			d.starts[l.BlockComment[0][0]] = true
 		}
+		for _, o := range append([]string{l.LineComment, l.BlockComment[0]}, l.Quotes...) {
+			if len(o) > 1 {
+				d.openers = append(d.openers, o)
+			}
+		}
+		slices.SortStableFunc(d.openers, func(a, b string) int { return len(b) - len(a) })
 		m[l.Name] = d
 	}
 	return m
@@ -67,6 +77,12 @@ type lexer struct {
 	// quote is the delimiter that ends the current string; set only in
 	// inString mode.
 	quote string
+	// pending, in code, is the start of a comment marker or quote that
+	// the text scanned so far ends with ("/" of "//"): the next text
+	// scanned from this state is read as following it, so a "/" before
+	// the cursor and a "/" after it make a comment. The first step
+	// clears it.
+	pending string
 }
 
 // tokKind is what one lexer step found.
@@ -110,6 +126,12 @@ func (lx *lexer) step(s string, i int) (tokKind, int) {
 		}
 		return tokOther, i + 1
 	}
+	if p := lx.pending; p != "" {
+		lx.pending = ""
+		if k, next, ok := lx.finishOpener(p, s, i); ok {
+			return k, next
+		}
+	}
 	if !lx.d.starts[c] {
 		return tokOther, i + 1
 	}
@@ -140,6 +162,44 @@ func (lx *lexer) step(s string, i int) (tokKind, int) {
 	return tokOther, i + 1
 }
 
+// finishOpener reads s from i as the rest of a comment marker or quote
+// that p, the end of the text before, begins; ok is false when s does not
+// finish one.
+func (lx *lexer) finishOpener(p, s string, i int) (tokKind, int, bool) {
+	for _, o := range lx.d.openers {
+		rest, ok := strings.CutPrefix(o, p)
+		if !ok || rest == "" || !strings.HasPrefix(s[i:], rest) {
+			continue
+		}
+		switch o {
+		case lx.d.LineComment:
+			lx.mode = inLineComment
+		case lx.d.BlockComment[0]:
+			lx.mode = inBlockComment
+		default:
+			lx.mode, lx.quote = inString, o
+		}
+		return tokOther, i + len(rest), true
+	}
+	return tokOther, i, false
+}
+
+// openerStart returns the longest end of s that begins one of d's
+// multi-byte comment markers or quotes without being all of it; "" when
+// s ends with none.
+func (d *dialect) openerStart(s string) string {
+	best := ""
+	for _, o := range d.openers {
+		for n := min(len(o)-1, len(s)); n > len(best); n-- {
+			if strings.HasSuffix(s, o[:n]) {
+				best = o[:n]
+				break
+			}
+		}
+	}
+	return best
+}
+
 // charLiteral reports whether s, which starts with a quote, starts a Rust
 // character literal ('x', '\n', '\u{..}') rather than a lifetime ('a).
 func charLiteral(s string) bool {
@@ -162,8 +222,13 @@ func openStack(d *dialect, s string) ([]byte, []int, lexer) {
 	lx := lexer{d: d}
 	var stack []byte
 	var at []int
+	code := 0 // where the code after the last string or comment begins
 	for i := 0; i < len(s); {
+		was := lx.mode
 		k, next := lx.step(s, i)
+		if was != inCode && lx.mode == inCode {
+			code = next
+		}
 		switch k {
 		case tokOpen:
 			stack = append(stack, s[i])
@@ -174,6 +239,10 @@ func openStack(d *dialect, s string) ([]byte, []int, lexer) {
 			}
 		}
 		i = next
+	}
+	if lx.mode == inCode {
+		// A quote that just ended a string starts no other.
+		lx.pending = d.openerStart(s[code:])
 	}
 	return stack, at, lx
 }
