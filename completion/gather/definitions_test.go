@@ -196,3 +196,44 @@ func TestDefinitionInOwnFileBelowWindow(t *testing.T) {
 		t.Fatalf("with the whole file in the window, farAway's definition shown %d times", count(c))
 	}
 }
+
+// documented is a Resolver answering each name with a function whose doc
+// line is long next to its signature.
+type documented struct{}
+
+func (documented) Resolve(from string, names []string, max int) []workspace.Symbol {
+	var out []workspace.Symbol
+	for _, n := range names {
+		out = append(out, workspace.Symbol{Name: n, Kind: "func", Path: "/elsewhere/x.go", Signature: "func " + n + "(s string) error",
+			Doc: n + " reports, at some length, what it does with the string it is handed and when it gives up on it.", Reason: "workspace"})
+	}
+	return out
+}
+
+// Signatures come before doc lines: when the definitions' share cannot
+// hold every definition with its doc line, every signature is shown, and
+// the doc lines of the first definitions take what they leave.
+func TestDefinitionSignaturesBeforeDocs(t *testing.T) {
+	src := "package p\n\nfunc run() {\n\tAlpha(\"a\")\n\tBravo(\"b\")\n\tCharlie(\"c\")\n\tDelta(\"d\")\n\tEcho(\"e\")\n\t‸\n}\n" + strings.Repeat("// Padding, so that the file is larger than the budget.\n", 300)
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 700, Workspace: documented{}})
+	var defs []string
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" {
+			defs = append(defs, p.Text)
+		}
+	}
+	all := strings.Join(defs, "\n")
+	for _, n := range []string{"Alpha", "Bravo", "Charlie", "Delta", "Echo"} {
+		if !strings.Contains(all, "func "+n+"(s string) error") {
+			t.Errorf("no signature of %s in the definitions:\n%s", n, all)
+		}
+	}
+	if !strings.Contains(all, "// Echo reports") {
+		t.Errorf("the nearest definition has no doc line:\n%s", all)
+	}
+	if strings.Count(all, " reports, at some length") == len(defs) {
+		t.Errorf("every definition shows its doc line: the budget was meant to be short of that:\n%s", all)
+	}
+}
