@@ -237,3 +237,34 @@ func TestDefinitionSignaturesBeforeDocs(t *testing.T) {
 		t.Errorf("every definition shows its doc line: the budget was meant to be short of that:\n%s", all)
 	}
 }
+
+// crowded is a Resolver whose definitions are long enough to fill any
+// share, and whose workspace uses many members after "conn", a value
+// whose members it does not define.
+type crowded struct{ documented }
+
+func (c crowded) Resolve(from string, names []string, max int) []workspace.Symbol {
+	return c.documented.Resolve(from, slices.DeleteFunc(slices.Clone(names), func(n string) bool { return strings.Contains(n, ".") }), max)
+}
+
+func (crowded) Uses(from string, qualifiers []string, max int) map[string][]string {
+	return map[string][]string{"conn": {"WriteMessage", "ReadMessage", "SetWriteDeadline", "SetReadDeadline",
+		"SetPongHandler", "SetPingHandler", "NextWriter", "NextReader", "CloseHandler", "EnableWriteCompression"}}
+}
+
+// The members used after a qualifier near the cursor are listed before
+// the definitions take their share: what definitions leave is too little
+// for the listing here.
+func TestUsesBeforeDefinitions(t *testing.T) {
+	src := "package p\n\nfunc run(conn *Conn) {\n\tAlpha(Bravo(Charlie(Delta(Echo(Foxtrot(Golf(Hotel(\"x\"))))))))\n\tdefer conn.Close()\n\t‸\n}\n" +
+		strings.Repeat("// Padding, so that the file is larger than the budget.\n", 300)
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 300, Workspace: crowded{}})
+	for _, p := range c.Pieces {
+		if p.Kind == "uses" && strings.Contains(p.Text, "conn. is followed by: WriteMessage") {
+			return
+		}
+	}
+	t.Fatalf("no listing of conn's members:\n%s", showContext(c))
+}
