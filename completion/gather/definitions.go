@@ -52,8 +52,11 @@ const (
 // statement's and the enclosing function's identifiers, most recently
 // used first. Keywords, the word being typed and names declared locally
 // (parameters, local variables) are not looked up; definitions already in
-// the windows are left out. Each piece is the definition's doc line and
-// signature (small types with their members), never a body.
+// the windows are left out. Each piece is a definition's signature
+// (small types with their members), never a body: the signatures of all
+// that fit come first, then the doc lines, in the same order, while the
+// tokens last. More definitions fit so, and the model needs a signature
+// to call a function more than the sentence saying what it does.
 func (g *gatherer) definitions(tokens int) []Piece {
 	if g.in.Workspace == nil || tokens <= 0 {
 		return nil
@@ -88,18 +91,15 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	// No one type's member list may take more than a third of the share.
 	typeBytes := max(tokens/3*4, 80) // about four bytes of code a token
 	perName := map[string]int{}      // a name met in many types is worth two
+	// Signatures come first, for every definition that fits; doc lines
+	// after, in rank order, with the tokens the signatures leave (docs
+	// holds them meanwhile).
+	var shown []*shownDef
+	var docs []pendingDoc
 	// Members are shown inside their container's header, those of one
 	// container together in one piece: groups maps "path\x00header" to
-	// its piece's index in out and the members it shows.
-	type group struct {
-		at           int
-		members      []string
-		path, parent string   // the file and the type the members belong to
-		names        []string // the members' names
-		docs         bool     // some member shows its doc line
-	}
-	groups := map[string]*group{}
-	var out []Piece
+	// it.
+	groups := map[string]*shownDef{}
 	for _, s := range syms {
 		if perName[s.Name] == maxDefsPerName {
 			continue
@@ -116,18 +116,20 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		if len(s.Signature) > typeBytes {
 			s.Signature = clipMembers(s.Signature, typeBytes)
 		}
+		doc := s.Doc
+		s.Doc = ""
 		if s.Container != "" {
 			key := s.Path + "\x00" + s.Container
-			gr := groups[key]
-			if gr == nil {
-				gr = &group{at: -1, path: s.Path, parent: s.Parent}
+			d := groups[key]
+			if d == nil {
+				d = &shownDef{container: s.Container}
 			}
-			members := append(slices.Clip(gr.members), renderMember(s, comment))
-			p := newPiece("definition", definitionWhy(s), s.Path, inContainer(s.Container, members, comment), syntax.Span{})
+			next := &shownDef{container: s.Container, syms: append(slices.Clip(d.syms), s)}
+			p := newPiece("definition", definitionWhy(s), s.Path, next.render(comment), syntax.Span{})
 			cost := p.Tokens
-			if gr.at >= 0 {
-				cost -= out[gr.at].Tokens
-				p.Why = out[gr.at].Why + "; " + p.Why
+			if d.syms != nil {
+				cost -= d.piece.Tokens
+				p.Why = d.piece.Why + "; " + p.Why
 			}
 			if cost > tokens {
 				continue
@@ -135,51 +137,88 @@ func (g *gatherer) definitions(tokens int) []Piece {
 			tokens -= cost
 			seen[s.Signature] = true
 			perName[s.Name]++
-			gr.members = members
-			gr.names = append(gr.names, s.Name)
-			gr.docs = gr.docs || s.Doc != ""
-			if gr.at >= 0 {
-				out[gr.at] = p
-			} else {
-				gr.at = len(out)
-				groups[key] = gr
-				out = append(out, p)
+			d.syms, d.piece = next.syms, p
+			if groups[key] == nil {
+				groups[key] = d
+				shown = append(shown, d)
 			}
+			docs = append(docs, pendingDoc{d, len(d.syms) - 1, doc})
 			continue
 		}
-		p := newPiece("definition", definitionWhy(s), s.Path, renderSymbol(s, comment), g.placeOf(s))
-		if p.Tokens > tokens {
+		d := &shownDef{syms: []workspace.Symbol{s}}
+		d.piece = newPiece("definition", definitionWhy(s), s.Path, d.render(comment), g.placeOf(s))
+		if d.piece.Tokens > tokens {
 			continue
 		}
-		tokens -= p.Tokens
+		tokens -= d.piece.Tokens
 		seen[s.Signature] = true
 		perName[s.Name]++
 		if s.IsType() {
 			types[s.Path+"\x00"+s.Name] = s.Signature
 		}
-		out = append(out, p)
+		shown = append(shown, d)
+		docs = append(docs, pendingDoc{d, 0, doc})
 	}
 	// A type shown whole after some of its members were shown in their
-	// container already lists them: the group says it twice, unless it
-	// carries their doc lines, which the type's one line leaves out.
-	drop := map[int]bool{}
-	for _, gr := range groups {
-		sig, ok := types[gr.path+"\x00"+gr.parent]
-		if ok && gr.parent != "" && !gr.docs && !slices.ContainsFunc(gr.names, func(n string) bool { return !containsWord(sig, n) }) {
-			drop[gr.at] = true
-			tokens += out[gr.at].Tokens
+	// container already lists them: the group says it twice.
+	for _, d := range groups {
+		s := d.syms[0]
+		sig, ok := types[s.Path+"\x00"+s.Parent]
+		if ok && s.Parent != "" && !slices.ContainsFunc(d.syms, func(m workspace.Symbol) bool { return !containsWord(sig, m.Name) }) {
+			d.dropped = true
+			tokens += d.piece.Tokens
 		}
 	}
-	if len(drop) > 0 {
-		kept := out[:0]
-		for i, p := range out {
-			if !drop[i] {
-				kept = append(kept, p)
-			}
+	for _, pd := range docs {
+		d := pd.def
+		if d.dropped || pd.doc == "" {
+			continue
 		}
-		out = kept
+		d.syms[pd.member].Doc = pd.doc
+		text := d.render(comment)
+		if cost := Estimate(text) - d.piece.Tokens; cost <= tokens {
+			tokens -= cost
+			d.piece.Text, d.piece.Tokens = text, d.piece.Tokens+cost
+		} else {
+			d.syms[pd.member].Doc = ""
+		}
+	}
+	var out []Piece
+	for _, d := range shown {
+		if !d.dropped {
+			out = append(out, d.piece)
+		}
 	}
 	return append(out, g.members(syms, seen, comment, tokens+reserve)...)
+}
+
+// shownDef is a definition piece being chosen: one symbol, or the
+// members of one container shown inside its header.
+type shownDef struct {
+	piece     Piece
+	container string // the members' container header; "" for one symbol
+	syms      []workspace.Symbol
+	dropped   bool // a type shown whole lists the members already
+}
+
+// render shows d's symbols with the doc lines they carry.
+func (d *shownDef) render(comment string) string {
+	if d.container == "" {
+		return renderSymbol(d.syms[0], comment)
+	}
+	members := make([]string, len(d.syms))
+	for i, s := range d.syms {
+		members[i] = renderMember(s, comment)
+	}
+	return inContainer(d.container, members, comment)
+}
+
+// pendingDoc is the doc line of the member-th symbol of def, shown once
+// every signature is placed if the tokens allow.
+type pendingDoc struct {
+	def    *shownDef
+	member int
+	doc    string
 }
 
 // MemberResolver is a Resolver that also lists a type's members

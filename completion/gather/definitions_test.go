@@ -196,3 +196,75 @@ func TestDefinitionInOwnFileBelowWindow(t *testing.T) {
 		t.Fatalf("with the whole file in the window, farAway's definition shown %d times", count(c))
 	}
 }
+
+// documented is a Resolver answering each name with a function whose doc
+// line is long next to its signature.
+type documented struct{}
+
+func (documented) Resolve(from string, names []string, max int) []workspace.Symbol {
+	var out []workspace.Symbol
+	for _, n := range names {
+		out = append(out, workspace.Symbol{Name: n, Kind: "func", Path: "/elsewhere/x.go", Signature: "func " + n + "(s string) error",
+			Doc: n + " reports, at some length, what it does with the string it is handed and when it gives up on it.", Reason: "workspace"})
+	}
+	return out
+}
+
+// Signatures come before doc lines: when the definitions' share cannot
+// hold every definition with its doc line, every signature is shown, and
+// the doc lines of the first definitions take what they leave.
+func TestDefinitionSignaturesBeforeDocs(t *testing.T) {
+	src := "package p\n\nfunc run() {\n\tAlpha(\"a\")\n\tBravo(\"b\")\n\tCharlie(\"c\")\n\tDelta(\"d\")\n\tEcho(\"e\")\n\t‸\n}\n" + strings.Repeat("// Padding, so that the file is larger than the budget.\n", 300)
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 700, Workspace: documented{}})
+	var defs []string
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" {
+			defs = append(defs, p.Text)
+		}
+	}
+	all := strings.Join(defs, "\n")
+	for _, n := range []string{"Alpha", "Bravo", "Charlie", "Delta", "Echo"} {
+		if !strings.Contains(all, "func "+n+"(s string) error") {
+			t.Errorf("no signature of %s in the definitions:\n%s", n, all)
+		}
+	}
+	if !strings.Contains(all, "// Echo reports") {
+		t.Errorf("the nearest definition has no doc line:\n%s", all)
+	}
+	if strings.Count(all, " reports, at some length") == len(defs) {
+		t.Errorf("every definition shows its doc line: the budget was meant to be short of that:\n%s", all)
+	}
+}
+
+// crowded is a Resolver whose definitions are long enough to fill any
+// share, and whose workspace uses many members after "conn", a value
+// whose members it does not define.
+type crowded struct{ documented }
+
+func (c crowded) Resolve(from string, names []string, max int) []workspace.Symbol {
+	return c.documented.Resolve(from, slices.DeleteFunc(slices.Clone(names), func(n string) bool { return strings.Contains(n, ".") }), max)
+}
+
+func (crowded) Uses(from string, qualifiers []string, max int) map[string][]string {
+	return map[string][]string{"conn": {"WriteMessage", "ReadMessage", "SetWriteDeadline", "SetReadDeadline",
+		"SetPongHandler", "SetPingHandler", "NextWriter", "NextReader", "CloseHandler", "EnableWriteCompression"}}
+}
+
+// The members used after a qualifier near the cursor are listed before
+// the definitions take their share: what definitions leave is too little
+// for the listing here.
+func TestUsesBeforeDefinitions(t *testing.T) {
+	src := "package p\n\nfunc run(conn *Conn) {\n\tAlpha(Bravo(Charlie(Delta(Echo(Foxtrot(Golf(Hotel(\"x\"))))))))\n\tdefer conn.Close()\n\t‸\n}\n" +
+		strings.Repeat("// Padding, so that the file is larger than the budget.\n", 300)
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 300, Workspace: crowded{}})
+	for _, p := range c.Pieces {
+		if p.Kind == "uses" && strings.Contains(p.Text, "conn. is followed by: WriteMessage") {
+			return
+		}
+	}
+	t.Fatalf("no listing of conn's members:\n%s", showContext(c))
+}

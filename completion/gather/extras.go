@@ -11,7 +11,8 @@ import (
 
 // Shares of the extras budget, in percent, each of what is left after
 // the pieces before it: imports may take at most importShare, recent
-// edits recentShare, workspace definitions definitionShare, code like the
+// edits recentShare, the members used after the names near the cursor
+// usesShare, workspace definitions definitionShare, code like the
 // cursor's from related files similarShare; then come the
 // declaration of the type the cursor's method belongs to and the
 // signatures of what the code near the cursor uses, and the file's other
@@ -72,8 +73,13 @@ func (g *gatherer) extras(tokens int) []Piece {
 		take([]Piece{p}, tokens)
 	}
 	take(g.recent(), tokens*recentShare/100)
-	take(g.definitions(tokens*definitionShare/100), tokens*definitionShare/100)
+	// The definitions are chosen first (that reads the names near the
+	// cursor, and the qualifiers uses lists after), but the members
+	// listing is taken before them: a name a line costs little, and the
+	// continuation often calls the next member of what it just used.
+	defs := g.definitions(tokens * definitionShare / 100)
 	take(g.uses(tokens*usesShare/100), tokens*usesShare/100)
+	take(defs, tokens*definitionShare/100)
 	take(g.similar(tokens*similarShare/100), tokens*similarShare/100)
 	take(g.typeOf(), tokens)
 	take(g.signatures(), tokens)
