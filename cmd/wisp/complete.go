@@ -12,7 +12,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion"
-	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/edits"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
@@ -92,7 +91,8 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON: the text, its range, time to first token and total")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
-	if err := fs.Parse(reorder(args, nil)); err != nil {
+	sets := addSetFlag(fs)
+	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 {
@@ -105,7 +105,7 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	defer f.close()
-	cfg, _, err := config.Load(os.Getenv)
+	cfg, _, err := loadConfig(sets)
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp complete:", err)
 		return 1
@@ -183,7 +183,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.SetOutput(stderr)
 	budget := fs.Int("budget", 0, "context budget in tokens (default: completion.budget from the configuration)")
 	fs.Bool("json", true, "print JSON (the only format)")
-	if err := fs.Parse(reorder(args, map[string]bool{"--budget": true, "-budget": true})); err != nil {
+	sets := addSetFlag(fs)
+	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 {
@@ -196,7 +197,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	defer f.close()
-	cfg, _, err := config.Load(os.Getenv)
+	cfg, _, err := loadConfig(sets)
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp context:", err)
 		return 1

@@ -13,7 +13,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
 
-	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/edits"
 )
 
@@ -58,11 +57,12 @@ func runEdit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	write := fs.Bool("write", false, "write the changes to the files instead of printing a diff (see above)")
 	asJSON := fs.Bool("json", false, "print the edits as JSON")
 	jobs := fs.Int("j", 4, "files edited at once")
+	sets := addSetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), editUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(reorder(args, map[string]bool{"-m": true, "--m": true, "-j": true, "--j": true})); err != nil {
+	if err := fs.Parse(reorder(fs, args)); err != nil {
 		return exitTrouble
 	}
 	if *instruction == "" || fs.NArg() == 0 {
@@ -84,7 +84,7 @@ func runEdit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			targets = append(targets, t)
 		}
 	}
-	cfg, _, err := config.Load(os.Getenv)
+	cfg, _, err := loadConfig(sets)
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp edit:", err)
 		return exitTrouble
@@ -157,9 +157,10 @@ func report(results []edits.FileResult, asJSON, wrote bool, stdout, stderr io.Wr
 }
 
 // reorder moves flags after positional arguments to the front, so
-// `wisp edit file.go -m "..."` works as people type it. valued names the
-// flags that take a separate value.
-func reorder(args []string, valued map[string]bool) []string {
+// `wisp edit file.go -m "..."` and `wisp complete main.go:3:4 --timeout 5s`
+// work as people type them: a flag of fs that takes a value (any but a
+// boolean) keeps the argument after it.
+func reorder(fs *flag.FlagSet, args []string) []string {
 	var flags, rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -169,7 +170,7 @@ func reorder(args []string, valued map[string]bool) []string {
 			i = len(args)
 		case strings.HasPrefix(a, "-") && a != "-":
 			flags = append(flags, a)
-			if valued[a] && i+1 < len(args) {
+			if takesValue(fs, a) && i+1 < len(args) {
 				flags = append(flags, args[i+1])
 				i++
 			}
@@ -178,6 +179,21 @@ func reorder(args []string, valued map[string]bool) []string {
 		}
 	}
 	return append(flags, rest...)
+}
+
+// takesValue reports whether arg ("-m", "--set") names a flag of fs that
+// takes its value from the next argument.
+func takesValue(fs *flag.FlagSet, arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	if strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 func readLines(r io.Reader) []string {

@@ -221,6 +221,32 @@ func TestCompleteJSON(t *testing.T) {
 	}
 }
 
+// Scripts may name the model with --set, as editors do for serve, and put
+// flags that take a value after the file: the model here is set by flags
+// alone, after the cursor, with --timeout's value as a separate argument.
+func TestCompleteTakesSetAndValuedFlagsAfterTheFile(t *testing.T) {
+	env := modelEnv(t, modelserver.Reply{PrefixEndsWith: "\treturn ", Text: "total"})
+	var endpoint string
+	var kept []string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "WISP_ENDPOINT="); ok {
+			endpoint = v
+		} else if !strings.HasPrefix(kv, "WISP_") {
+			kept = append(kept, kv)
+		}
+	}
+	p := writeFile(t, t.TempDir(), "sum.go", strings.Replace(sumSrc, "return total", "return ", 1), 0o644)
+	out, errOut, code := run(t, kept, "", "complete", p+":8:9", "--timeout", "20s",
+		"--set", "model.provider=openai-ws", "--set", "model.endpoint="+endpoint, "--set", "model.model=test")
+	if code != 0 || strings.TrimSpace(out) != "total" {
+		t.Fatalf("complete with --set: exit %d, %q, %s", code, out, errOut)
+	}
+	out, errOut, code = run(t, kept, "", "context", p+":8:9", "--set", "model.provider=openai-ws", "--set", "model.endpoint="+endpoint, "--budget", "300")
+	if code != 0 || !strings.Contains(out, `"provider": "openai-ws"`) {
+		t.Fatalf("context with --set: exit %d, %s %s", code, out, errOut)
+	}
+}
+
 func TestContextJSONNamesItsPieces(t *testing.T) {
 	p := writeFile(t, t.TempDir(), "sum.go", "package p\n\nimport \"fmt\"\n\n"+sumSrc[len("package p\n\n"):], 0o644)
 	out, errOut, code := run(t, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, "", "context", p+":7:3", "--budget", "300", "--json")
