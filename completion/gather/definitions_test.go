@@ -268,3 +268,38 @@ func TestUsesBeforeDefinitions(t *testing.T) {
 	}
 	t.Fatalf("no listing of conn's members:\n%s", showContext(c))
 }
+
+// module is a Resolver for a workspace module "store" whose functions
+// have doc lines, and whose members the workspace uses after "store.".
+type module struct{}
+
+func (module) Resolve(from string, names []string, max int) []workspace.Symbol {
+	var out []workspace.Symbol
+	for _, n := range names {
+		if m, ok := strings.CutPrefix(n, "store."); ok {
+			out = append(out, workspace.Symbol{Name: m, Kind: "func", Path: "/ws/store/store.go", Signature: "func " + m + "(db *DB) error",
+				Doc: m + " brings the schema up to date.", Reason: "workspace"})
+		}
+	}
+	return out
+}
+
+func (module) Uses(from string, qualifiers []string, max int) map[string][]string {
+	return map[string][]string{"store": {"Migrate", "Seed"}}
+}
+
+// The members a module is used with are shown by their signatures alone:
+// the listing says what the code does with them.
+func TestUsedMembersBySignatureAlone(t *testing.T) {
+	src := "package p\n\nfunc run(db *DB) {\n\tstore.Open(db)\n\t‸\n}\n" + strings.Repeat("// Padding, so that the file is larger than the budget.\n", 300)
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 600, Workspace: module{}})
+	all := showContext(c)
+	if !strings.Contains(all, "func Migrate(db *DB) error") || !strings.Contains(all, "func Seed(db *DB) error") {
+		t.Fatalf("the members used after store are not shown by signature:\n%s", all)
+	}
+	if strings.Contains(all, "Migrate brings") || strings.Contains(all, "Seed brings") {
+		t.Fatalf("a used member is shown with its doc line:\n%s", all)
+	}
+}

@@ -52,8 +52,11 @@ func (g *gatherer) uses(tokens int) []Piece {
 		}
 	}
 	// A member of a module the workspace defines is shown by its
-	// signature, what the model needs to call it, while signatures fit in
-	// three quarters of the tokens; the others by name.
+	// signature alone, what the model needs to call it, while signatures
+	// fit in three quarters of the tokens; the others by name. No doc
+	// line: the listing says what the code does with the member, and
+	// without them more members fit (measured with bench/context at 1,024
+	// tokens: recall 0.809 -> 0.811, other-file definitions 0.369 -> 0.370).
 	var out []Piece
 	defined := map[string]bool{}
 	if len(qualified) > 0 {
@@ -62,7 +65,7 @@ func (g *gatherer) uses(tokens int) []Piece {
 			if s.Parent != "" || s.Signature == "" || defined[s.Name] {
 				continue
 			}
-			p := newPiece("definition", definitionWhy(s), s.Path, renderSymbol(s, comment), g.placeOf(s))
+			p := newPiece("definition", definitionWhy(s), s.Path, s.Signature, g.placeOf(s))
 			cost := p.Tokens
 			if !slices.ContainsFunc(out, func(o Piece) bool { return o.Path == s.Path }) {
 				cost += headerTokens + pathTokens(g.display(s.Path))
