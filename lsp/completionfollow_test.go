@@ -40,6 +40,32 @@ func (e *fakeEditor) startCompletion(uri string, line, char int) <-chan completi
 	return out
 }
 
+// typeHelloWhileAsked plays Helix on e: it asks for a completion after
+// "he", types "llo" while held keeps the model's answer for "he", lets
+// that answer go and returns the request's answer.
+func typeHelloWhileAsked(t *testing.T, e *fakeEditor, held *heldBackend) completionList {
+	t.Helper()
+	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
+	uri := "file:///tmp/add.go"
+	e.open(uri, "go", strings.Replace(addGo, "\t\n", "\the\n", 1))
+	answer := e.startCompletion(uri, 3, 3)
+	held.waitStarted(t) // the model works on "he"
+	for i, ch := range []string{"l", "l", "o"} {
+		e.change(uri, 2+i, 3, 3+i, 3, 3+i, ch)
+	}
+	if v := e.documentVersion(uri); v != 4 {
+		t.Fatalf("document version %d, want 4", v)
+	}
+	held.let(t)
+	select {
+	case got := <-answer:
+		return got
+	case <-time.After(10 * time.Second):
+		t.Fatal("the completion request never answered")
+		return completionList{}
+	}
+}
+
 // Helix sends no completion request while one is in flight: it filters
 // that request's answer by the keys typed meanwhile. So the answer must be
 // for the text as it is when the model answers: keys typed at the cursor
@@ -57,26 +83,7 @@ func TestCompletionFollowsTypingWhileInFlight(t *testing.T) {
 	// the 250 ms grace, the generation was stopped and the answer was
 	// empty). A nanosecond grace makes every step outlast it.
 	cfg.Completion.Grace = time.Nanosecond
-	e := startServer(t, serveModel(t, ms), cfg)
-	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
-	uri := "file:///tmp/add.go"
-	e.open(uri, "go", strings.Replace(addGo, "\t\n", "\the\n", 1))
-
-	answer := e.startCompletion(uri, 3, 3)
-	held.waitStarted(t) // the model works on "he"
-	for i, ch := range []string{"l", "l", "o"} {
-		e.change(uri, 2+i, 3, 3+i, 3, 3+i, ch)
-	}
-	if v := e.documentVersion(uri); v != 4 {
-		t.Fatalf("document version %d, want 4", v)
-	}
-	held.let(t)
-	var got completionList
-	select {
-	case got = <-answer:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the completion request never answered")
-	}
+	got := typeHelloWhileAsked(t, startServer(t, serveModel(t, ms), cfg), held)
 	if len(got.Items) != 1 {
 		t.Fatalf("typed while the model worked: %+v; want the item for \"hello\"", got)
 	}
@@ -139,23 +146,7 @@ func TestCompletionFollowAsksAgainWhenTheAnswerDisagrees(t *testing.T) {
 	ms := modelserver.New(modelserver.Options{Backend: held})
 	cfg := countingConfig()
 	cfg.Completion.ItemBudget = time.Minute // only the model's answers end the wait
-	e := startServer(t, serveModel(t, ms), cfg)
-	e.initialize("initialize-helix-FROM-SOURCE.json", nil)
-	uri := "file:///tmp/add.go"
-	e.open(uri, "go", strings.Replace(addGo, "\t\n", "\the\n", 1))
-
-	answer := e.startCompletion(uri, 3, 3)
-	held.waitStarted(t) // the model works on "he"
-	for i, ch := range []string{"l", "l", "o"} {
-		e.change(uri, 2+i, 3, 3+i, 3, 3+i, ch)
-	}
-	held.let(t) // nothing for "he"
-	var got completionList
-	select {
-	case got = <-answer:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the completion request never answered")
-	}
+	got := typeHelloWhileAsked(t, startServer(t, serveModel(t, ms), cfg), held) // nothing for "he"
 	if len(got.Items) != 1 || got.Items[0].TextEdit.NewText != "hello_world()" {
 		t.Fatalf("typed past the model's answer: %+v; want the item for \"hello\", asked anew", got)
 	}
