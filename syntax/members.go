@@ -213,7 +213,11 @@ func (t *Tree) docBefore(n *sitter.Node) string {
 	comments := t.lang.rules.comments
 	line := t.src.LineOf(int(n.StartByte()))
 	var first *sitter.Node
-	for prev := n.PrevNamedSibling(); prev != nil && comments[prev.Type()]; prev = prev.PrevNamedSibling() {
+	for prev := n.PrevNamedSibling(); prev != nil; prev = prev.PrevNamedSibling() {
+		comment := comments[prev.Type()]
+		if !comment && !t.lang.rules.attributes[prev.Type()] {
+			break
+		}
 		end := int(prev.EndByte())
 		if end > 0 && t.src.String()[end-1] == '\n' {
 			end-- // Rust line comments end with their newline
@@ -221,7 +225,9 @@ func (t *Tree) docBefore(n *sitter.Node) string {
 		if t.src.LineOf(end) != line-1 || !t.startsLine(prev) {
 			break
 		}
-		first = prev
+		if comment {
+			first = prev
+		}
 		line = t.src.LineOf(int(prev.StartByte()))
 	}
 	if first == nil {

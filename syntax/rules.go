@@ -20,6 +20,9 @@ type rules struct {
 	// wrappers are node types that wrap one top-level definition without
 	// being one (export statements, decorators).
 	wrappers map[string]string // node type → field holding the definition
+	// attributes are node types that stand between a definition and its
+	// doc comment as siblings (Rust's #[derive(…)]).
+	attributes set
 }
 
 // scopeRule says what scope a node type forms.
@@ -138,10 +141,11 @@ var rustRules = &rules{
 		"trait_item":              class,
 		"impl_item":               class,
 	},
-	blocks:   newSet("block"),
-	imports:  newSet("use_declaration", "extern_crate_declaration"),
-	strings:  newSet("string_literal", "raw_string_literal", "char_literal"),
-	comments: newSet("line_comment", "block_comment"),
+	blocks:     newSet("block"),
+	imports:    newSet("use_declaration", "extern_crate_declaration"),
+	strings:    newSet("string_literal", "raw_string_literal", "char_literal"),
+	comments:   newSet("line_comment", "block_comment"),
+	attributes: newSet("attribute_item"),
 }
 
 var cRules = &rules{

@@ -180,6 +180,8 @@ func (t *Tree) declaration(n *sitter.Node, parent, doc string, out *[]Symbol) {
 			kind = "var"
 		}
 		add(t.nameOf(n), kind, clip(squeeze(strings.TrimSuffix(t.content(n), ";")), maxValueBytes))
+	case "macro_definition": // Rust macro_rules!: its name and what each rule matches
+		add(t.nameOf(n), "macro", t.macroSignature(n))
 	case "mod_item":
 		if body := n.ChildByFieldName("body"); body != nil {
 			t.collect(body, "", out)
@@ -215,6 +217,25 @@ func (t *Tree) declaration(n *sitter.Node, parent, doc string, out *[]Symbol) {
 			}
 		}
 	}
+}
+
+// macroSignature renders a Rust macro_rules! definition as its name and
+// the patterns its rules match, without what they expand to:
+// "macro_rules! bail { ($msg:literal $(,)?) => …; ($err:expr $(,)?) => … }".
+func (t *Tree) macroSignature(n *sitter.Node) string {
+	var rules []string
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		if r := n.NamedChild(i); r.Type() == "macro_rule" {
+			if left := r.ChildByFieldName("left"); left != nil {
+				rules = append(rules, squeeze(t.content(left))+" => …")
+			}
+		}
+	}
+	sig := "macro_rules! " + t.nameOf(n) + " {"
+	if len(rules) > 0 {
+		sig += " " + strings.Join(rules, "; ") + " "
+	}
+	return clip(sig+"}", maxValueBytes)
 }
 
 // goType appends a Go type spec's symbol and its members.

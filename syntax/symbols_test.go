@@ -81,7 +81,8 @@ func TestSymbols(t *testing.T) {
 				"func .make@6: export const make = (n: number): Shape =>",
 			}},
 		{"a.rs", "/// A point.\npub struct Point { pub x: i32, y: i32 }\n\npub trait Draw {\n    fn draw(&self) -> String;\n}\n\n" +
-			"impl Draw for Point {\n    fn draw(&self) -> String { String::new() }\n}\n\npub const MAX: usize = 3;\n",
+			"impl Draw for Point {\n    fn draw(&self) -> String { String::new() }\n}\n\npub const MAX: usize = 3;\n\n" +
+			"/// Return early with an error.\n#[macro_export]\nmacro_rules! bail {\n    ($msg:literal $(,)?) => { return Err(anyhow!($msg)) };\n    ($err:expr $(,)?) => { return Err(anyhow!($err)) };\n}\n",
 			[]string{
 				"type .Point@1: pub struct Point { pub x: i32; y: i32 } // A point.",
 				"field Point.x@1: pub x: i32 [in pub struct Point]",
@@ -90,6 +91,7 @@ func TestSymbols(t *testing.T) {
 				"method Draw.draw@4: fn draw(&self) -> String [in pub trait Draw]",
 				"method Point.draw@8: fn draw(&self) -> String [in impl Draw for Point]",
 				"const .MAX@11: pub const MAX: usize = 3",
+				"macro .bail@15: macro_rules! bail { ($msg:literal $(,)?) => …; ($err:expr $(,)?) => … } // Return early with an error.",
 			}},
 	}
 	for _, c := range cases {
