@@ -147,14 +147,11 @@ func (t *Tree) declaration(n *sitter.Node, parent, doc string, out *[]Symbol) {
 		}
 	case "const_declaration", "var_declaration": // Go
 		kind := strings.TrimSuffix(n.Type(), "_declaration")
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			spec := n.NamedChild(i)
-			if spec.Type() != "const_spec" && spec.Type() != "var_spec" {
-				continue
-			}
+		specs := goSpecs(n)
+		for _, spec := range specs {
 			sig := clip(kind+" "+squeeze(t.content(spec)), maxValueBytes)
 			sdoc := doc
-			if n.NamedChildCount() > 1 {
+			if len(specs) > 1 || spec.Parent() != n {
 				sdoc = t.docBefore(spec)
 			}
 			for _, name := range t.fieldAll(spec, "name") {
@@ -217,6 +214,21 @@ func (t *Tree) declaration(n *sitter.Node, parent, doc string, out *[]Symbol) {
 			}
 		}
 	}
+}
+
+// goSpecs returns the const or var specs of a Go declaration: its own,
+// or those of the var_spec_list a grouped "var ( … )" holds them in.
+func goSpecs(decl *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for i := 0; i < int(decl.NamedChildCount()); i++ {
+		switch c := decl.NamedChild(i); c.Type() {
+		case "const_spec", "var_spec":
+			out = append(out, c)
+		case "var_spec_list":
+			out = append(out, goSpecs(c)...)
+		}
+	}
+	return out
 }
 
 // macroSignature renders a Rust macro_rules! definition as its name and

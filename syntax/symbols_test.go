@@ -46,7 +46,8 @@ func TestSymbols(t *testing.T) {
 	}{
 		{"a.go", "package p\n\n// Point is a point.\ntype Point struct {\n\tX, Y int // coords\n\tName string\n}\n\n" +
 			"type R interface {\n\tio.Reader\n\t// Run runs.\n\tRun(ctx context.Context) error\n}\n\n" +
-			"const (\n\tA = 1\n\t// B is two.\n\tB int = 2\n)\n\nfunc (p *Point) Len() int { return p.X }\n",
+			"const (\n\tA = 1\n\t// B is two.\n\tB int = 2\n)\n\nfunc (p *Point) Len() int { return p.X }\n\n" +
+			"var (\n\t// errClosed is returned after Close.\n\terrClosed = errors.New(\"closed\")\n\tsingle int\n)\n",
 			[]string{
 				"type .Point@3: type Point struct { X, Y int; Name string } // Point is a point.",
 				"field Point.X@4: X, Y int [in type Point struct]",
@@ -57,6 +58,8 @@ func TestSymbols(t *testing.T) {
 				"const .A@15: const A = 1",
 				"const .B@17: const B int = 2 // B is two.",
 				"method Point.Len@20: func (p *Point) Len() int",
+				"var .errClosed@24: var errClosed = errors.New(\"closed\") // errClosed is returned after Close.",
+				"var .single@25: var single int",
 			}},
 		{"a.py", "LIMIT = 3\n\nclass User(Base):\n    \"\"\"Unique user.\"\"\"\n    role: str = \"x\"\n\n    def __init__(self, name):\n        self.name = name\n\n" +
 			"    def greet(self) -> str:\n        return self.name\n\ndef top(a, b=2):\n    pass\n",
