@@ -113,5 +113,5 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.usage)
 	}
 	fmt.Fprintln(w, "\nWith no command wisp serves LSP on stdio (also: wisp --stdio).")
-	fmt.Fprintln(w, "Configuration: ~/.config/wisp/config.toml, WISP_* variables; see `wisp doctor`.")
+	fmt.Fprintln(w, "Configuration: ~/.config/wisp/config.toml, WISP_* variables, --set KEY=VALUE on any command but model-server and demo; see `wisp doctor`.")
 }
