@@ -146,7 +146,8 @@ func TestCompletionFollowAsksAgainWhenTheAnswerDisagrees(t *testing.T) {
 	ms := modelserver.New(modelserver.Options{Backend: held})
 	cfg := countingConfig()
 	cfg.Completion.ItemBudget = time.Minute // only the model's answers end the wait
-	got := typeHelloWhileAsked(t, startServer(t, serveModel(t, ms), cfg), held) // nothing for "he"
+	// The model has nothing for "he".
+	got := typeHelloWhileAsked(t, startServer(t, serveModel(t, ms), cfg), held)
 	if len(got.Items) != 1 || got.Items[0].TextEdit.NewText != "hello_world()" {
 		t.Fatalf("typed past the model's answer: %+v; want the item for \"hello\", asked anew", got)
 	}
