@@ -128,8 +128,8 @@ func (lx *lexer) step(s string, i int) (tokKind, int) {
 	}
 	if p := lx.pending; p != "" {
 		lx.pending = ""
-		if k, next, ok := lx.finishOpener(p, s, i); ok {
-			return k, next
+		if next, ok := lx.finishOpener(p, s, i); ok {
+			return tokOther, next
 		}
 	}
 	if !lx.d.starts[c] {
@@ -163,12 +163,12 @@ func (lx *lexer) step(s string, i int) (tokKind, int) {
 }
 
 // finishOpener reads s from i as the rest of a comment marker or quote
-// that p, the end of the text before, begins; ok is false when s does not
-// finish one.
-func (lx *lexer) finishOpener(p, s string, i int) (tokKind, int, bool) {
+// that p, the end of the text before, begins, and returns the index after
+// it; ok is false when s does not finish one.
+func (lx *lexer) finishOpener(p, s string, i int) (next int, ok bool) {
 	for _, o := range lx.d.openers {
-		rest, ok := strings.CutPrefix(o, p)
-		if !ok || rest == "" || !strings.HasPrefix(s[i:], rest) {
+		rest, found := strings.CutPrefix(o, p)
+		if !found || rest == "" || !strings.HasPrefix(s[i:], rest) {
 			continue
 		}
 		switch o {
@@ -179,9 +179,9 @@ func (lx *lexer) finishOpener(p, s string, i int) (tokKind, int, bool) {
 		default:
 			lx.mode, lx.quote = inString, o
 		}
-		return tokOther, i + len(rest), true
+		return i + len(rest), true
 	}
-	return tokOther, i, false
+	return i, false
 }
 
 // openerStart returns the longest end of s that begins one of d's
