@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -352,5 +353,35 @@ func TestMissingTreeIsSkippedWithItsReason(t *testing.T) {
 	}
 	if md := res.markdown(options{budgets: []int{1024}}); !strings.Contains(md, "Skipped: absent (rust)") {
 		t.Errorf("the report does not say what was skipped:\n%s", md)
+	}
+}
+
+func TestForeignSkipsNamesQualifiedByPackagesOutsideTheTree(t *testing.T) {
+	ix := make(defIndex)
+	for _, d := range []definition{
+		{Name: "Conn", File: "conn.go", Sig: "type Conn struct"},
+		{Name: "Join", File: "internal/keys/util.go", Sig: "func Join(s []string) string"},
+	} {
+		ix[d.Name] = append(ix[d.Name], d)
+	}
+	src := "package ws\n\nimport (\n\t\"net\"\n\tfp \"path/filepath\"\n\t\"example.com/ws/internal/keys\"\n)\n\nfunc f() {\n\t‸var c net.Conn = nil\n\t_ = fp.Join(a, b) + keys.Join(c)\n}\n"
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	f := newFile("go", "client.go", src)
+	f.external = goExternalPackages(src, "example.com/ws")
+	if want := map[string]bool{"net": true, "fp": true}; !maps.Equal(f.external, want) {
+		t.Fatalf("external packages = %v, want %v", f.external, want)
+	}
+	got := ix.foreign("go", cut("go", f, cursor, "test"))
+	// net.Conn is the standard library's; Join is also used as keys.Join,
+	// the tree's own package.
+	if len(got) != 1 || got["Join"] == nil {
+		t.Errorf("foreign = %v, want only Join", keys(got))
+	}
+	if n := goPackageName("gopkg.in/yaml.v3"); n != "yaml" {
+		t.Errorf("goPackageName(gopkg.in/yaml.v3) = %q", n)
+	}
+	if n := goPackageName("github.com/aymanbagabas/go-udiff/v2"); n != "udiff" {
+		t.Errorf("goPackageName(…/go-udiff/v2) = %q", n)
 	}
 }

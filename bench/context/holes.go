@@ -16,6 +16,9 @@ type file struct {
 	Mask []byte // classify(lang, Src)
 	// lines indexes Src's lines, as the server's documents do.
 	lines *text.Text
+	// external holds, for a Go file, the names its imports bind to
+	// packages outside the tree's module (goExternalPackages).
+	external map[string]bool
 }
 
 func newFile(lang, rel, src string) *file {
@@ -40,6 +43,10 @@ type hole struct {
 	// Selected holds the targets the continuation uses after "." or "::"
 	// (a member or a qualified name).
 	Selected map[string]bool
+	// External holds the targets that the continuation uses only
+	// qualified by a package from outside the tree (Go's "net.Conn"):
+	// no definition of the tree is meant.
+	External map[string]bool
 }
 
 // Doc returns the document as the user has it while typing at the
@@ -115,10 +122,20 @@ func cut(lang string, f *file, cursor int, kind string) hole {
 	hl := hole{File: f, Cursor: cursor, End: f.lines.LineEnd(min(l+continuationLines, f.lines.LineCount()-1)), Kind: kind}
 	hl.Targets = targets(lang, f, hl.Cursor, hl.End, f.lines.LineStart(max(0, l-beforeLines)))
 	hl.Selected = make(map[string]bool)
+	hl.External = make(map[string]bool)
+	internal := make(map[string]bool) // used at least once not so qualified
 	for _, w := range words(f.Src, f.Mask, hl.Cursor, hl.End) {
 		if w.start > 0 && f.Src[w.start-1] == '.' || w.start > 1 && f.Src[w.start-2:w.start] == "::" {
 			hl.Selected[w.name] = true
 		}
+		if f.external[qualifier(f.Src, w.start)] {
+			hl.External[w.name] = true
+		} else {
+			internal[w.name] = true
+		}
+	}
+	for n := range internal {
+		delete(hl.External, n)
 	}
 	return hl
 }
@@ -142,6 +159,19 @@ func targets(lang string, f *file, cursor, end, before int) []string {
 	}
 	sortStrings(out)
 	return out
+}
+
+// qualifier returns the identifier before the "." that precedes the word
+// starting at start, or "".
+func qualifier(src string, start int) string {
+	if start == 0 || src[start-1] != '.' {
+		return ""
+	}
+	i := start - 1
+	for i > 0 && isIdent(src[i-1]) {
+		i--
+	}
+	return src[i : start-1]
 }
 
 func isLetter(r rune) bool { return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }

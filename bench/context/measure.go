@@ -128,6 +128,7 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 	}
 	defs := make(defIndex)
 	vocab := make(wordFiles)
+	module := modulePath(root)
 	var eligible []*file
 	for _, rel := range rels {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
@@ -135,6 +136,9 @@ func measureTree(r *results, c corpus, root string, nFiles, want int, o options,
 			return m, err
 		}
 		f := newFile(c.Lang, rel, string(data))
+		if c.Lang == "go" {
+			f.external = goExternalPackages(f.Src, module)
+		}
 		m.files = append(m.files, f)
 		for _, d := range definitions(c.Lang, rel, f.Src, f.Mask) {
 			defs[d.Name] = append(defs[d.Name], d)

@@ -32,11 +32,16 @@ const maxDefFiles = 4
 // other files of the workspace do, with those files' definitions. Only
 // definitions the use can refer to count: a member (a field, a method)
 // when the continuation uses the name after "." or "::"; in Go, a
-// top-level name of another package (folder) only when qualified so.
+// top-level name of another package (folder) only when qualified so, and
+// never a name qualified only by a package from outside the tree
+// ("net.Conn" is not the tree's Conn).
 func (ix defIndex) foreign(lang string, hl hole) map[string][]definition {
 	out := make(map[string][]definition)
 	dir := path.Dir(hl.File.Rel)
 	for _, t := range hl.Targets {
+		if hl.External[t] {
+			continue
+		}
 		var other []definition
 		files := make(map[string]bool)
 		local := false
