@@ -385,3 +385,33 @@ func TestForeignSkipsNamesQualifiedByPackagesOutsideTheTree(t *testing.T) {
 		t.Errorf("goPackageName(…/go-udiff/v2) = %q", n)
 	}
 }
+
+func TestBoundLocallyFindsParametersAndLocalsNotImports(t *testing.T) {
+	for _, c := range []struct {
+		lang, src   string
+		bound, free []string
+	}{
+		{"go", "package p\n\nfunc (r *Reader) Read(p []byte, a, b int) (n int, err error) {\n\tx, y := 1, 2\n\tvar z int\n\tf := func(Option, error) {}\n\tfor k, v := range m {}\n}\nfunc Map[K comparable, V any](m map[K]V) {}\n",
+			[]string{"r", "p", "a", "b", "n", "err", "x", "y", "z", "f", "k", "v", "K", "V", "m"}, []string{"Reader", "Option", "Read"}},
+		{"python", "import os.path as osp\nfrom . import util as u\ndef f(self, name, *args, loose=False, **kw):\n    total, count = 0, 0\n    for i, item in enumerate(args):\n        pass\n    with open(name) as fh:\n        pass\n    key = lambda x, y=1: x\n",
+			[]string{"name", "args", "loose", "kw", "total", "count", "i", "item", "fh", "key", "x", "y"}, []string{"osp", "u", "util", "f"}},
+		{"javascript", "const lt = require('./lt')\nconst { MAX_LENGTH, safeRe: re } = require('./constants')\nconst cmp = (a, op, b, loose) => {\n  let options = {}\n  const { x, y: z } = options\n  return items.map(it => it + 1)\n}\nfunction inc (version, release, identifier) {\n  try {} catch (er) {}\n}\n",
+			[]string{"cmp", "a", "op", "b", "loose", "options", "x", "z", "it", "version", "release", "identifier", "er"}, []string{"lt", "MAX_LENGTH", "re", "items", "y"}},
+		{"typescript", "import {str} from './code'\nexport function validTimestamp<T extends string>(str: string, opts?: Options): boolean {\n  const [a, b] = parts\n  return true\n}\nclass Gen {\n  private render(schema: SchemaObject, {es5, lines}: Opts): void {\n  }\n}\n",
+			[]string{"T", "str", "opts", "a", "b", "schema", "es5", "lines"}, []string{"Options", "parts", "SchemaObject", "Opts", "Gen"}},
+		{"rust", "use crate::de::Error;\nimpl<'de, T: Into<String>> Visitor<'de> for V<T> {\n    fn visit<E>(self, mut input: &str, f: impl Fn(u8)) -> Result<T, E> {\n        let (mut start, end) = (0, 1);\n        if let Some(ch) = it.next() {}\n        for (i, b) in bytes.iter().enumerate() {}\n        let g = |x: u8, y| x + y;\n        match r { Ok(value) => value, Err(error) => return }\n    }\n}\n",
+			[]string{"T", "E", "input", "f", "start", "end", "ch", "i", "b", "g", "x", "y", "value", "error"}, []string{"Error", "Visitor", "V", "it", "bytes", "Ok", "Err", "Some", "de", "r"}},
+	} {
+		got := boundLocally(c.lang, c.src, classify(c.lang, c.src))
+		for _, n := range c.bound {
+			if !got[n] {
+				t.Errorf("%s: %s is not found bound", c.lang, n)
+			}
+		}
+		for _, n := range c.free {
+			if got[n] {
+				t.Errorf("%s: %s is found bound; it is not", c.lang, n)
+			}
+		}
+	}
+}

@@ -19,10 +19,14 @@ type file struct {
 	// external holds, for a Go file, the names its imports bind to
 	// packages outside the tree's module (goExternalPackages).
 	external map[string]bool
+	// bound holds the names the file binds in its code (boundLocally).
+	bound map[string]bool
 }
 
 func newFile(lang, rel, src string) *file {
-	return &file{Rel: rel, Src: src, Mask: classify(lang, src), lines: text.New(src)}
+	f := &file{Rel: rel, Src: src, Mask: classify(lang, src), lines: text.New(src)}
+	f.bound = boundLocally(lang, src, f.Mask)
+	return f
 }
 
 // hole is one benchmark case: a cursor in a file and the true continuation

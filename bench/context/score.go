@@ -34,13 +34,14 @@ const maxDefFiles = 4
 // when the continuation uses the name after "." or "::"; in Go, a
 // top-level name of another package (folder) only when qualified so, and
 // never a name qualified only by a package from outside the tree
-// ("net.Conn" is not the tree's Conn).
+// ("net.Conn" is not the tree's Conn); a name the file binds itself (a
+// parameter, a local) only after "." or "::".
 func (ix defIndex) foreign(lang string, hl hole) map[string][]definition {
 	out := make(map[string][]definition)
 	dir := path.Dir(hl.File.Rel)
 	for _, t := range hl.Targets {
-		if hl.External[t] {
-			continue
+		if hl.External[t] || hl.File.bound[t] && !hl.Selected[t] {
+			continue // another package's, or the file's own parameter or local
 		}
 		var other []definition
 		files := make(map[string]bool)
