@@ -2,6 +2,8 @@ package workspace_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -203,5 +205,41 @@ func TestResolveQualified(t *testing.T) {
 	ix, root := openFixture(t, "py")
 	if got := ix.Resolve(filepath.Join(root, "app/main.py"), []string{"other.connect"}, 5); len(got) != 0 {
 		t.Errorf("an unimported qualifier resolved: %+v", got)
+	}
+}
+
+// A name defined in more files than maxFilesElsewhere, none of them
+// related to the asking file, is not guessed at: which one is meant
+// cannot be told. One defined in fewer files is.
+func TestResolveLeavesAmbiguousNamesOut(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, src string) {
+		path := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.py", "def run():\n    x.close()\n    y.flush()\n")
+	for i := range 5 {
+		write(fmt.Sprintf("p%d/conn.py", i), "class Conn:\n    def close(self):\n        pass\n")
+	}
+	for i := range 3 {
+		write(fmt.Sprintf("q%d/buf.py", i), "class Buf:\n    def flush(self):\n        pass\n")
+	}
+	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
+	t.Cleanup(func() { ix.Close() })
+	if err := ix.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := ix.Resolve(filepath.Join(root, "main.py"), []string{"close", "flush"}, 10)
+	var names []string
+	for _, s := range got {
+		names = append(names, s.Parent+"."+s.Name)
+	}
+	if len(got) != 2 || got[0].Name != "flush" || got[1].Name != "flush" {
+		t.Errorf("resolved %q, want two definitions of flush and none of close (five files define it)", names)
 	}
 }

@@ -1,6 +1,7 @@
 package gather_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
+	"github.com/wisp-lsp/wisp/workspace"
 )
 
 // TestGatherUsesWholeBudget: on a file larger than the budget, at any
@@ -57,4 +59,47 @@ func FuzzGather(f *testing.F) {
 			t.Fatalf("%d tokens over budget %d", c.Tokens, c.Budget)
 		}
 	})
+}
+
+// A file that fits the budget but takes most of it is shown through a
+// window, like a larger one, so the definitions of what it uses keep
+// their share; a small file is shown whole beside them.
+func TestFileNearTheBudgetLeavesTheExtrasTheirShare(t *testing.T) {
+	const budget = 1000
+	var b strings.Builder
+	b.WriteString("package p\n\n")
+	for i := 0; gather.Estimate(b.String()) < budget*6/10; i++ {
+		fmt.Fprintf(&b, "func step%d(s *State) error {\n\treturn s.Apply(Op%d, Limit%d)\n}\n\n", i, i, i)
+	}
+	src := b.String()
+	cursor := strings.Index(src, "return s.Apply(Op3")
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: budget, Workspace: wordy{}})
+	defs := 0
+	for _, p := range c.Pieces {
+		if p.Kind == "definition" {
+			defs += p.Tokens
+		}
+	}
+	// Beside the whole file, what it leaves (some 360 tokens) gives the
+	// definitions about 110.
+	if defs < 180 {
+		t.Errorf("file of %d tokens in a budget of %d: definitions take %d tokens, want at least 180", gather.Estimate(src), budget, defs)
+	}
+	small := src[:strings.Index(src, "func step6")]
+	c = gather.Gather(gather.Input{Buffer: buffer(t, "p.go", small), Cursor: cursor, Budget: budget, Workspace: wordy{}})
+	if c.PrefixStart != 0 || c.SuffixEnd != len(small) {
+		t.Errorf("a file of %d tokens in a budget of %d is not shown whole: %d..%d of %d", gather.Estimate(small), budget, c.PrefixStart, c.SuffixEnd, len(small))
+	}
+}
+
+// wordy is a Resolver whose definitions have long signatures.
+type wordy struct{}
+
+func (wordy) Resolve(from string, names []string, max int) []workspace.Symbol {
+	var out []workspace.Symbol
+	for _, n := range names {
+		out = append(out, workspace.Symbol{Name: n, Kind: "func", Path: "/elsewhere/x.go", Reason: "workspace",
+			Signature: "func " + n + "(ctx context.Context, first, second string, limit int) (*Result, error)"})
+	}
+	return out
 }

@@ -72,7 +72,7 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		return nil
 	}
 	syms = append(syms, g.in.Workspace.Resolve(g.in.Path, names, maxDefinitions)...)
-	if hop := typesIn(syms, names); len(hop) > 0 {
+	if hop := typesIn(syms, names, g.keywords); len(hop) > 0 {
 		// The types the found functions take and return: what a local
 		// holding their result is, and so what comes after its ".".
 		syms = append(syms, g.in.Workspace.Resolve(g.in.Path, hop, maxDefinitions/2)...)
@@ -445,10 +445,10 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 	}
 	seen := map[string]bool{}
 	add := func(w string) {
-		if q, _, ok := strings.Cut(w, "."); ok && (keywords[q] || skip[q]) {
+		if q, _, ok := strings.Cut(w, "."); ok && (g.keywords[q] || skip[q]) {
 			return // a local's member: its type is what resolves
 		}
-		if len(w) > 1 && !keywords[w] && !skip[w] && !seen[w] {
+		if len(w) > 1 && !g.keywords[w] && !skip[w] && !seen[w] {
 			seen[w] = true
 			names = append(names, w)
 		}
@@ -471,7 +471,7 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 		}
 		// The object is looked up even when it is a local: its type's
 		// name appears in the body and is resolved from there.
-		if w := src[start : end-1]; len(w) > 1 && !keywords[w] && !seen[w] {
+		if w := src[start : end-1]; len(w) > 1 && !g.keywords[w] && !seen[w] {
 			seen[w] = true
 			names = append(names, w)
 		}
@@ -706,7 +706,7 @@ func eachIdentifier(s string, hash bool, modules map[string]bool, mark func(w st
 
 // typesIn returns the type-like names (capitalised identifiers) in the
 // signatures of the functions and methods in syms that are not in names.
-func typesIn(syms []workspace.Symbol, names []string) []string {
+func typesIn(syms []workspace.Symbol, names []string, keywords map[string]bool) []string {
 	known := map[string]bool{}
 	for _, n := range names {
 		known[n] = true

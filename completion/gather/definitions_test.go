@@ -51,6 +51,28 @@ func TestDefinitionNames(t *testing.T) {
 	}
 }
 
+// Keywords are the buffer's language's own: Go's nil and close, Rust's
+// str and Some are names a TypeScript program defines and uses, and are
+// looked up there; in Rust, str and Some are not.
+func TestDefinitionNamesSkipOnlyTheLanguagesKeywords(t *testing.T) {
+	for _, c := range []struct {
+		path, src string
+		want      []string
+	}{
+		{"gen.ts", "function emit(gen: Gen) {\n  gen.code(str`x`, nil, Some(close))\n  ‸\n}\n", []string{"Gen", "Some", "close", "code", "emit", "nil", "str"}},
+		{"gen.rs", "fn emit(gen: Gen) {\n    code(str::from(nil), Some(close));\n    ‸\n}\n", []string{"Gen", "close", "code", "emit", "from", "nil"}},
+	} {
+		cursor := strings.Index(c.src, "‸")
+		src := strings.Replace(c.src, "‸", "", 1)
+		r := &recorder{}
+		gather.Gather(gather.Input{Buffer: buffer(t, c.path, src), Cursor: cursor, Budget: 2000, Workspace: r})
+		slices.Sort(r.names)
+		if !slices.Equal(r.names, c.want) {
+			t.Errorf("%s: names %q, want %q", c.path, r.names, c.want)
+		}
+	}
+}
+
 // With the real index, a definition from a file that is not open (and
 // only imported) reaches the context, its doc line and fields included.
 func TestDefinitionsFromIndex(t *testing.T) {

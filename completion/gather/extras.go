@@ -13,7 +13,12 @@ import (
 // the pieces before it: imports may take at most importShare, recent
 // edits recentShare, the members used after the names near the cursor
 // usesShare, workspace definitions definitionShare, code like the
-// cursor's from related files similarShare; then come the
+// cursor's from related files similarShare (all that is left: measured
+// with bench/context at 1,024 tokens, recall and definition presence
+// both fall when similar code gets less, 0.810 and 0.466 at 80% against
+// 0.800 and 0.447 at 40%, and both rise at 100%, to 0.812 and 0.476,
+// since similar code of related files shows their definitions in use);
+// then come the
 // declaration of the type the cursor's method belongs to and the
 // signatures of what the code near the cursor uses, and the file's other
 // signatures (its outline) may take outlineShare of what remains.
@@ -22,7 +27,7 @@ const (
 	recentShare     = 30
 	definitionShare = 60
 	usesShare       = 30
-	similarShare    = 80
+	similarShare    = 100
 	outlineShare    = 50
 	// maxHeaderBytes bounds one enclosing header (long parameter lists).
 	maxHeaderBytes = 400

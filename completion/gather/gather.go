@@ -116,6 +116,15 @@ func (p Piece) placed() bool { return p.span != syntax.Span{} }
 // shows it the signatures of what it calls.
 const extrasShare = 60
 
+// wholeFileShare is the largest file, in percent of the budget, shown
+// whole with the extras getting what it leaves. A larger one is shown
+// through a window like a file larger than the budget, so that the
+// extras keep extrasShare: a file that just fits would leave them next
+// to nothing. Measured with bench/context at 1,024 tokens: other-file
+// definition presence rises by 0.019 (at 40%, and 0.014 at 70%) against
+// showing every file that fits whole, while recall moves by 0.001.
+const wholeFileShare = 40
+
 // Gather chooses the context for a completion at in.Cursor. It never
 // fails and never panics on any text or cursor: with no tree, or on lines
 // too long to read as code, it returns plain-text windows of the text's
@@ -126,7 +135,8 @@ func Gather(in Input) Context {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	g := &gatherer{in: in, doc: doc, cursor: max(0, min(in.Cursor, doc.Len())), budget: budget}
+	g := &gatherer{in: in, doc: doc, cursor: max(0, min(in.Cursor, doc.Len())), budget: budget,
+		keywords: keywordsOf(in.Tree, in.LanguageID, in.Path)}
 	if r, ok := in.Workspace.(rooted); ok {
 		g.root = r.Root()
 	}
@@ -141,7 +151,7 @@ func Gather(in Input) Context {
 	if g.plain = g.longLine(); !g.plain {
 		g.scopes = scopesAt(in.Tree, g.cursor)
 	}
-	if limit := budget * milliPerToken; cost(doc.String(), limit) <= limit {
+	if limit := budget * wholeFileShare / 100 * milliPerToken; cost(doc.String(), limit) <= limit {
 		g.prefixStart, g.suffixEnd = 0, doc.Len()
 	}
 	if g.prefixStart != 0 || g.suffixEnd != doc.Len() || g.windowTokens() > budget {
@@ -194,6 +204,9 @@ type gatherer struct {
 	// qualifiers are the names used before a "." or "::" around the
 	// cursor, nearest first; set by definitions.
 	qualifiers []string
+	// keywords are the words of the buffer's language never looked up
+	// (keywordsOf).
+	keywords map[string]bool
 	// root is the workspace folder paths are shown relative to ("" for
 	// none); frame the tokens of the prompt's lines around the file.
 	root  string

@@ -64,7 +64,7 @@ func (g *gatherer) similarSnippets(sf SimilarFinder) []workspace.Snippet {
 	}
 	g.similarDone = true
 	var words []string
-	for _, u := range identifiers(g.doc, g.cursor, similarQueryLines) {
+	for _, u := range identifiers(g.doc, g.cursor, similarQueryLines, g.keywords) {
 		words = append(words, u.name)
 	}
 	g.similarFound = sf.Similar(g.in.Path, words, maxSimilar)

@@ -2,6 +2,7 @@ package gather
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/wisp-lsp/wisp/lang"
@@ -30,7 +31,7 @@ type use struct {
 // recently used first; for one name, this buffer's definitions come before
 // others'.
 func (g *gatherer) signatures() []Piece {
-	uses := identifiers(g.doc, g.cursor, usageLines)
+	uses := identifiers(g.doc, g.cursor, usageLines, g.keywords)
 	if len(uses) == 0 {
 		return nil
 	}
@@ -86,9 +87,9 @@ func qualified(d syntax.Definition) string {
 
 // identifiers returns the identifiers in the n lines up to the cursor
 // and the few lines after it (the code the continuation runs into),
-// keywords and one-letter names left out, nearest to the cursor's line
+// keywords (of the buffer's language) and one-letter names left out, nearest to the cursor's line
 // first.
-func identifiers(doc *text.Text, cursor, n int) []use {
+func identifiers(doc *text.Text, cursor, n int, keywords map[string]bool) []use {
 	line := doc.LineOf(cursor)
 	first := max(0, line-n)
 	from := max(doc.LineStart(first), cursor-maxUsageBytes)
@@ -146,14 +147,34 @@ func isIdentStart(c byte) bool {
 
 func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 
-// keywords are the reserved words and predeclared names of every language
-// of the language table, never looked up as symbols.
-var keywords = func() map[string]bool {
-	m := make(map[string]bool)
+// keywordSets holds, for each language of the language table, its
+// reserved words and predeclared names, never looked up as symbols; the
+// nil key, for text of no known language, holds every language's. Each
+// language has its own: Python's str, format and type, or Go's nil and
+// close, are names a TypeScript or Rust program defines and uses.
+var keywordSets = func() map[*lang.Language]map[string]bool {
+	sets := map[*lang.Language]map[string]bool{nil: {}}
 	for _, l := range lang.All() {
-		for _, w := range append(l.Keywords, l.Predeclared...) {
-			m[w] = true
+		set := make(map[string]bool)
+		for _, w := range append(slices.Clip(l.Keywords), l.Predeclared...) {
+			set[w] = true
+			sets[nil][w] = true
 		}
+		sets[l] = set
 	}
-	return m
+	return sets
 }()
+
+// keywordsOf returns the words of the buffer's language that are never
+// looked up as symbols: its tree's language, else the one its path
+// names, else every language's.
+func keywordsOf(tree *syntax.Tree, languageID, path string) map[string]bool {
+	l := lang.Detect(languageID, path)
+	if tree != nil {
+		l = tree.Language().Facts()
+	}
+	if set, ok := keywordSets[l]; ok {
+		return set
+	}
+	return keywordSets[nil]
+}
