@@ -490,6 +490,13 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 	// cursor, and an unused module's usual members are listed first.
 	unused := unusedImports(src, g.index.Imports, imported, modules)
 	g.qualifiers = qualifiersIn(near)
+	if g.inImports() {
+		// Writing an import: what the file uses and neither defines nor
+		// imports yet is what it is about to import.
+		for _, w := range g.unboundNames(hash, imported, modules) {
+			add(w)
+		}
+	}
 	for _, w := range unused {
 		if modules[w] {
 			if !slices.Contains(g.qualifiers, w) {
@@ -521,6 +528,66 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 		}
 	}
 	return names, typing
+}
+
+// inImports reports whether the cursor is in the file's import section:
+// from the line of its first import to the line after its last.
+func (g *gatherer) inImports() bool {
+	imps := g.index.Imports
+	if len(imps) == 0 {
+		return false
+	}
+	line := g.doc.LineOf(g.cursor)
+	return line >= g.doc.LineOf(min(imps[0].Start, g.doc.Len())) && line <= g.doc.LineOf(min(imps[len(imps)-1].End, g.doc.Len()))+1
+}
+
+// maxUnboundNames bounds the names unboundNames returns.
+const maxUnboundNames = 24
+
+// unboundNames returns the names the file's code (its import sections
+// left out) uses bare (not after "q.") that it neither defines (its functions, methods and
+// classes) nor imports (imported, modules), in the order of first use,
+// keywords and one-letter names left out: the names its imports still
+// lack. Locals are among them; the workspace finds no definition of most.
+func (g *gatherer) unboundNames(hash bool, imported []string, modules map[string]bool) []string {
+	known := map[string]bool{}
+	for _, n := range imported {
+		known[n] = true
+	}
+	for _, d := range g.index.Defs {
+		known[d.Name] = true
+	}
+	src := g.doc.String()
+	var out []string
+	at := 0
+	for _, sp := range append(slices.Clip(g.index.Imports), syntax.Span{Start: len(src), End: len(src)}) {
+		end := max(at, min(sp.Start, len(src)))
+		// A name after "q." is q's member, not used bare: eachIdentifier
+		// gives it, then "q.name" at the same offset.
+		bare, bareAt := "", -1
+		take := func() {
+			if bare != "" && len(out) < maxUnboundNames && !known[bare] && !modules[bare] && !g.keywords[bare] {
+				known[bare] = true
+				out = append(out, bare)
+			}
+			bare = ""
+		}
+		eachIdentifier(src[at:end], hash, modules, func(w string, i int) {
+			if strings.Contains(w, ".") {
+				if i == bareAt {
+					bare = "" // a member
+				}
+				return
+			}
+			take()
+			if len(w) > 1 {
+				bare, bareAt = w, i
+			}
+		})
+		take()
+		at = max(at, min(sp.End, len(src)))
+	}
+	return out
 }
 
 // unusedImports returns the names among imported and modules (what the
