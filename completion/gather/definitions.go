@@ -189,7 +189,7 @@ func (g *gatherer) definitions(tokens int) []Piece {
 			out = append(out, d.piece)
 		}
 	}
-	return append(out, g.members(syms, seen, comment, tokens+reserve)...)
+	return append(out, g.members(syms, seen, types, comment, tokens+reserve)...)
 }
 
 // shownDef is a definition piece being chosen: one symbol, or the
@@ -247,7 +247,7 @@ const (
 // signatures while they fit in half the tokens, then their names alone,
 // because a type may have dozens of members and the model needs to know
 // which exist more than how each is declared.
-func (g *gatherer) members(syms []workspace.Symbol, shown map[string]bool, comment string, tokens int) []Piece {
+func (g *gatherer) members(syms []workspace.Symbol, shown map[string]bool, types map[string]string, comment string, tokens int) []Piece {
 	mr, ok := g.in.Workspace.(MemberResolver)
 	if !ok || tokens <= 0 {
 		return nil
@@ -267,7 +267,7 @@ func (g *gatherer) members(syms []workspace.Symbol, shown map[string]bool, comme
 		var also []string
 		for _, m := range mr.Members(g.in.Path, s.Name, maxMembers) {
 			if slices.ContainsFunc(sigs, func(o workspace.Symbol) bool { return o.Name == m.Name }) ||
-				slices.Contains(also, m.Name) || shown[m.Signature] || m.Kind == "field" && containsWord(s.Signature, m.Name) {
+				slices.Contains(also, m.Name) || shown[m.Signature] || containsWord(types[s.Path+"\x00"+s.Name], m.Name) {
 				continue
 			}
 			if len(also) == 0 && m.Signature != "" && Estimate(listing(s.Name, append(slices.Clip(sigs), m), nil, comment)) <= tokens/2 {
