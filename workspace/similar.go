@@ -44,34 +44,61 @@ func (ix *Index) Similar(fromPath string, words []string, max int) []Snippet {
 		return nil
 	}
 	fromPath = absPath(fromPath)
-	query := make(map[string]bool, len(words))
-	for _, w := range words {
-		query[w] = true
-	}
+	query := wordSet(words)
 	var out []Snippet
 	for _, path := range ix.similarFiles(fromPath) {
-		ws := ix.texts.windows(path)
-		var best []Snippet
-		for _, w := range ws {
-			if s := jaccard(query, w.words); s > 0 {
-				best = append(best, Snippet{Path: path, Line: w.line, Text: w.text, Score: s})
-			}
-		}
-		slices.SortStableFunc(best, bySimilarity)
-		taken := 0
-		for _, s := range best {
-			if taken == 2 {
-				break
-			}
-			if taken == 1 && abs(s.Line-out[len(out)-1].Line) < windowLines {
-				continue
-			}
-			out = append(out, s)
-			taken++
-		}
+		out = append(out, ix.bestWindows(path, query, 2, func(window) bool { return true })...)
 	}
 	slices.SortStableFunc(out, bySimilarity)
 	return out[:min(max, len(out))]
+}
+
+// SimilarWithin returns up to max windows of path itself whose lines lie
+// outside [from, to] (the code around the cursor, which the caller shows
+// already), best first, never two overlapping: the sibling function, the
+// other case of the same switch, far up or down the file. The windows
+// are of the text last given to Update (or read from the disk), which
+// may be a few keys behind the buffer; far from the cursor it is the same.
+func (ix *Index) SimilarWithin(path string, words []string, from, to, max int) []Snippet {
+	if max <= 0 || len(words) == 0 {
+		return nil
+	}
+	return ix.bestWindows(absPath(path), wordSet(words), max, func(w window) bool {
+		return w.line+windowLines <= from || w.line > to
+	})
+}
+
+// bestWindows returns up to n windows of path that keep accepts, by their
+// similarity to query, best first, never two overlapping.
+func (ix *Index) bestWindows(path string, query map[string]bool, n int, keep func(window) bool) []Snippet {
+	var best []Snippet
+	for _, w := range ix.texts.windows(path) {
+		if !keep(w) {
+			continue
+		}
+		if s := jaccard(query, w.words); s > 0 {
+			best = append(best, Snippet{Path: path, Line: w.line, Text: w.text, Score: s})
+		}
+	}
+	slices.SortStableFunc(best, bySimilarity)
+	var out []Snippet
+	for _, s := range best {
+		if len(out) == n {
+			break
+		}
+		if !slices.ContainsFunc(out, func(o Snippet) bool { return abs(s.Line-o.Line) < windowLines }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func wordSet(words []string) map[string]bool {
+	set := make(map[string]bool, len(words))
+	for _, w := range words {
+		set[w] = true
+	}
+	return set
 }
 
 func bySimilarity(a, b Snippet) int {

@@ -93,3 +93,34 @@ func TestSimilarFolderOrder(t *testing.T) {
 		t.Errorf("Similar read %v, want the folder's first files %v", names, want)
 	}
 }
+
+// SimilarWithin finds the windows of the cursor's own file like the
+// query, leaving out those that reach into the lines the caller shows.
+func TestSimilarWithin(t *testing.T) {
+	ix, root := openFixture(t, "gomod")
+	path := filepath.Join(root, "cart", "cart.go")
+	var b strings.Builder
+	b.WriteString("package cart\n\n")
+	b.WriteString("func addApple(c *Cart) { c.Put(appleSKU, applePrice, freshness) }\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "var filler%d = %d\n", i, i)
+	}
+	b.WriteString("func addPear(c *Cart) { c.Put(pearSKU, pearPrice, freshness) }\n")
+	src := b.String()
+	ix.Update(path, []byte(src))
+	query := []string{"Cart", "Put", "freshness"}
+	appleLine, pearLine := 2, 43
+	got := ix.SimilarWithin(path, query, 0, 10, 3)
+	if len(got) == 0 || !strings.Contains(got[0].Text, "addPear") {
+		t.Fatalf("SimilarWithin(lines 0-10 shown) gave %+v, want the window with addPear", got)
+	}
+	for _, s := range got {
+		if s.Path != path || s.Line <= 10 || strings.Contains(s.Text, "addApple") {
+			t.Errorf("window at line %d of %s reaches the shown lines 0-10 or another file", s.Line, s.Path)
+		}
+	}
+	got = ix.SimilarWithin(path, query, pearLine-3, pearLine, 3)
+	if len(got) == 0 || !strings.Contains(got[0].Text, "addApple") || got[0].Line > appleLine {
+		t.Fatalf("SimilarWithin(lines around addPear shown) gave %+v, want the window with addApple", got)
+	}
+}

@@ -1,6 +1,7 @@
 package gather
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -16,12 +17,21 @@ type SimilarFinder interface {
 	Similar(fromPath string, words []string, max int) []workspace.Snippet
 }
 
+// OwnSimilarFinder is a SimilarFinder that also finds code like the
+// code at the cursor in the cursor's own file, outside lines [from, to]
+// (*workspace.Index implements it).
+type OwnSimilarFinder interface {
+	SimilarWithin(path string, words []string, from, to, max int) []workspace.Snippet
+}
+
 // The workspace index serves every lookup the context builder makes.
 var (
 	_ Resolver       = (*workspace.Index)(nil)
 	_ PrefixResolver = (*workspace.Index)(nil)
 	_ MemberResolver = (*workspace.Index)(nil)
 	_ SimilarFinder  = (*workspace.Index)(nil)
+
+	_ OwnSimilarFinder = (*workspace.Index)(nil)
 )
 
 // Limits of the similar-code search.
@@ -31,6 +41,17 @@ const (
 	similarQueryLines = 12
 	// maxSimilar bounds the windows asked for.
 	maxSimilar = 6
+	// maxOwnSimilar bounds the windows of the cursor's own file. Measured
+	// with bench/context at 1,024 tokens: one lifts recall from 0.814 to
+	// 0.819 (presence 0.500 -> 0.499); two lift recall as much but take
+	// the place of other files' code that shows definitions (presence
+	// 0.491).
+	maxOwnSimilar = 1
+	// ownSimilarWeight discounts an own window's similarity against
+	// other files' windows: the file's vocabulary is in the window
+	// already, so the same likeness adds less. Measured as above: recall
+	// 0.819 at 0.7, 0.85 and 1, presence 0.499, 0.498 and 0.495.
+	ownSimilarWeight = 0.7
 )
 
 // similar returns, within tokens, windows of the files related to this
@@ -45,8 +66,14 @@ func (g *gatherer) similar(tokens int) []Piece {
 	}
 	var out []Piece
 	for _, s := range g.similarSnippets(sf) {
+		var span syntax.Span // none: another file's
+		if sameFile(s.Path, g.in.Path) && s.Line < g.doc.LineCount() {
+			// The file's own: dropped once the window shows it.
+			start := g.doc.LineStart(s.Line)
+			span = syntax.Span{Start: start, End: min(start+len(s.Text), g.doc.Len())}
+		}
 		p := newPiece("similar", fmt.Sprintf("code like the cursor's (similarity %.2f), %s line %d", s.Score, filepath.Base(s.Path), s.Line+1),
-			s.Path, s.Text, syntax.Span{})
+			s.Path, s.Text, span)
 		if p.Tokens > tokens {
 			continue
 		}
@@ -68,6 +95,16 @@ func (g *gatherer) similarSnippets(sf SimilarFinder) []workspace.Snippet {
 		words = append(words, u.name)
 	}
 	g.similarFound = sf.Similar(g.in.Path, words, maxSimilar)
+	if own, ok := sf.(OwnSimilarFinder); ok {
+		// The file's own code, away from the window: the sibling
+		// function, the other case, which the window does not reach.
+		first, last := g.doc.LineOf(g.prefixStart), g.doc.LineOf(g.suffixEnd)
+		for _, sn := range own.SimilarWithin(g.in.Path, words, first, last, maxOwnSimilar) {
+			sn.Score *= ownSimilarWeight
+			g.similarFound = append(g.similarFound, sn)
+		}
+		slices.SortStableFunc(g.similarFound, func(a, b workspace.Snippet) int { return cmp.Compare(b.Score, a.Score) })
+	}
 	return g.similarFound
 }
 
