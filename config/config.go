@@ -244,11 +244,12 @@ func (c Config) Override(pairs []string, source string) (Config, []string, error
 // TOML file (e.g. {"model":{"provider":"openai-ws"}}), applied on top as an
 // untrusted layer attributed to source: trusted keys are kept unless the
 // value is one the trusted layers allow, and the refusals are added to
-// Refused. A null or empty raw changes nothing. Clients that wrap settings
-// in a "wisp" section (didChangeConfiguration) are unwrapped.
+// Refused. A null or empty raw, or an empty list ([], which is how Lua
+// clients encode an empty table), changes nothing. Clients that wrap
+// settings in a "wisp" section (didChangeConfiguration) are unwrapped.
 func (c Config) Merge(raw []byte, source string) (Config, []string, error) {
 	s := strings.TrimSpace(string(raw))
-	if s == "" || s == "null" {
+	if s == "" || s == "null" || s == "[]" {
 		return c, nil, nil
 	}
 	var tree map[string]any

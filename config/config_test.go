@@ -90,6 +90,10 @@ func TestBadValuesWarnAndKeepTheOldValue(t *testing.T) {
 	if same, _, err := c.Merge([]byte(`null`), SourceInitialize); err != nil || same.Model != c.Model {
 		t.Error("null settings changed something")
 	}
+	// Lua encodes an empty table as an empty list: no settings.
+	if same, _, err := c.Merge([]byte(` [] `), SourceInitialize); err != nil || same.Model != c.Model {
+		t.Errorf("empty-list settings: %v", err)
+	}
 }
 
 func TestMalformedFileIsAnError(t *testing.T) {

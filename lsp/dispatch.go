@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -73,8 +74,11 @@ func notification[P any](h func(s *Server, ctx context.Context, p *P) error) rou
 	}}
 }
 
+// decodeParams reads a message's params into p. None, null and an empty
+// by-position list ([], which is how Lua clients encode an empty table)
+// all mean no params.
 func decodeParams(raw jsonrpc2.RawMessage, p any) error {
-	if len(raw) == 0 {
+	if s := bytes.TrimSpace(raw); len(s) == 0 || bytes.Equal(s, []byte("[]")) || bytes.Equal(s, []byte("null")) {
 		raw = jsonrpc2.RawMessage("{}")
 	}
 	if err := protocol.Unmarshal(raw, p); err != nil {

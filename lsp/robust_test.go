@@ -187,3 +187,17 @@ func TestParseDoesNotBlockOtherDocuments(t *testing.T) {
 		t.Fatalf("big.go has no tree after its parse: %.60q", st.Tree)
 	}
 }
+
+// Lua clients encode an empty params table as an empty list: a request
+// with params [] is a request with no params, answered, not refused.
+func TestEmptyListParamsAreNoParams(t *testing.T) {
+	e, _ := sumSession(t, echoModel{reply: "x"})
+	var st map[string]any
+	if err := e.call("wisp/stats", []any{}, &st); err != nil || st == nil {
+		t.Fatalf("wisp/stats with params []: %v, %v", st, err)
+	}
+	var rpcErr *jsonrpc2.Error
+	if err := e.call("wisp/stats", []any{1}, &st); !asRPCError(err, &rpcErr) || rpcErr.Code != jsonrpc2.InvalidParams {
+		t.Fatalf("wisp/stats with params [1] answered %v, want invalid params", err)
+	}
+}
