@@ -225,3 +225,39 @@ func rustModuleDir(from string) string {
 	}
 	return strings.TrimSuffix(from, ".rs")
 }
+
+// ModuleSymbols returns up to max top-level definitions of the module imp
+// names as seen from fromPath (a Python "from M import", a TypeScript
+// "import {…} from './m'", a Rust "use crate::m::{…}"), in the order its
+// files define them: what the import being written may bring. For Python,
+// imp names the module itself. It answers from what is indexed and never
+// waits for a build; nil when fromPath is not indexed or the module is
+// not in the workspace.
+func (ix *Index) ModuleSymbols(fromPath string, imp syntax.Import, max int) []Symbol {
+	if max <= 0 || imp.Path == "" {
+		return nil
+	}
+	fromPath = absPath(fromPath)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	from := ix.files[fromPath]
+	if from == nil {
+		return nil
+	}
+	if from.Lang == "python" {
+		imp.Names = nil
+	}
+	var out []Symbol
+	for _, f := range ix.importFiles(from, imp) {
+		for _, s := range f.Symbols {
+			if len(out) == max {
+				return out
+			}
+			if s.Parent == "" && s.Signature != "" {
+				s.Reason = "imported by " + fromPath
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

@@ -68,6 +68,9 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		// continuation starts with the rest of it.
 		syms = pr.ResolvePrefix(g.in.Path, typing, maxPrefixDefinitions)
 	}
+	// Writing an import of a module: what the module defines is what the
+	// import may bring.
+	syms = append(syms, g.moduleSymbols(typing)...)
 	if len(names) == 0 && len(syms) == 0 {
 		return nil
 	}
