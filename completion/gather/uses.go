@@ -21,6 +21,12 @@ const (
 	maxQualifiers = 8
 	// maxUses bounds the members listed for one name.
 	maxUses = 10
+	// maxClassUses bounds the members listed for self or this, read from
+	// the class around the cursor. Measured with bench/context at 1,024
+	// tokens: recall 0.819 with the files' uses of any self, 0.820 with
+	// the class's ten, 0.822 with twenty (Python 0.785 -> 0.793), the
+	// same with forty.
+	maxClassUses = 20
 )
 
 // uses returns, within tokens, one piece listing for the names used
@@ -38,6 +44,15 @@ func (g *gatherer) uses(tokens int) []Piece {
 	}
 	qs := g.qualifiers[:min(maxQualifiers, len(g.qualifiers))]
 	found := uf.Uses(g.in.Path, qs, maxUses)
+	for _, q := range qs {
+		if q == "self" || q == "this" {
+			// The object the method belongs to: its class's own uses,
+			// not those of every class in the files around.
+			if own := g.classUses(q); own != nil {
+				found[q] = own
+			}
+		}
+	}
 	window := g.doc.String()[g.prefixStart:g.suffixEnd]
 	comment := commentPrefix(g.in.Tree, g.in.Path)
 	// What the window does not show, by qualifier.
@@ -106,4 +121,31 @@ func (g *gatherer) uses(tokens int) []Piece {
 	}
 	return append(out, newPiece("uses", fmt.Sprintf("what %s and the files near it use after %s", filepath.Base(g.in.Path), strings.Join(listed, ", ")),
 		g.in.Path, b.String(), syntax.Span{}))
+}
+
+// classUses returns the members the class around the cursor uses after
+// q ("self", "this"), most used first, at most maxClassUses; nil outside
+// a class.
+func (g *gatherer) classUses(q string) []string {
+	for _, sc := range g.scopes {
+		if sc.Kind != syntax.KindClass {
+			continue
+		}
+		src := g.doc.String()
+		start, end := max(0, min(sc.Span.Start, len(src))), max(0, min(sc.Span.End, len(src)))
+		count := map[string]int{}
+		var order []string
+		prefix := q + "."
+		eachIdentifier(src[start:max(start, end)], commentPrefix(g.in.Tree, g.in.Path) == "# ", nil, func(w string, _ int) {
+			if m, ok := strings.CutPrefix(w, prefix); ok {
+				if count[m] == 0 {
+					order = append(order, m)
+				}
+				count[m]++
+			}
+		})
+		slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
+		return order[:min(len(order), maxClassUses)]
+	}
+	return nil
 }
