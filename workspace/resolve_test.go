@@ -19,12 +19,35 @@ func openFixture(t *testing.T, name string) (*workspace.Index, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return openIndex(t, root), root
+}
+
+// openFiles writes files (slash paths relative to a new folder, and
+// their text) and indexes the folder as openFixture does.
+func openFiles(t *testing.T, files map[string]string) (*workspace.Index, string) {
+	t.Helper()
+	root := t.TempDir()
+	for rel, src := range files {
+		path := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return openIndex(t, root), root
+}
+
+// openIndex indexes root without a disk cache and waits for the build.
+func openIndex(t *testing.T, root string) *workspace.Index {
+	t.Helper()
 	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
 	t.Cleanup(func() { ix.Close() })
 	if err := ix.Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return ix, root
+	return ix
 }
 
 // find returns the first symbol named name (Parent.Name for members).
@@ -212,28 +235,14 @@ func TestResolveQualified(t *testing.T) {
 // related to the asking file, is not guessed at: which one is meant
 // cannot be told. One defined in fewer files is.
 func TestResolveLeavesAmbiguousNamesOut(t *testing.T) {
-	root := t.TempDir()
-	write := func(rel, src string) {
-		path := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("main.py", "def run():\n    x.close()\n    y.flush()\n")
+	files := map[string]string{"main.py": "def run():\n    x.close()\n    y.flush()\n"}
 	for i := range 5 {
-		write(fmt.Sprintf("p%d/conn.py", i), "class Conn:\n    def close(self):\n        pass\n")
+		files[fmt.Sprintf("p%d/conn.py", i)] = "class Conn:\n    def close(self):\n        pass\n"
 	}
 	for i := range 3 {
-		write(fmt.Sprintf("q%d/buf.py", i), "class Buf:\n    def flush(self):\n        pass\n")
+		files[fmt.Sprintf("q%d/buf.py", i)] = "class Buf:\n    def flush(self):\n        pass\n"
 	}
-	ix := workspace.Open(root, workspace.Options{CacheDir: "-"})
-	t.Cleanup(func() { ix.Close() })
-	if err := ix.Wait(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	ix, root := openFiles(t, files)
 	got := ix.Resolve(filepath.Join(root, "main.py"), []string{"close", "flush"}, 10)
 	var names []string
 	for _, s := range got {

@@ -552,10 +552,11 @@ func (g *gatherer) inImports() bool {
 const maxUnboundNames = 24
 
 // unboundNames returns the names the file's code (its import sections
-// left out) uses bare (not after "q.") that it neither defines (its functions, methods and
-// classes) nor imports (imported, modules), in the order of first use,
-// keywords and one-letter names left out: the names its imports still
-// lack. Locals are among them; the workspace finds no definition of most.
+// left out) uses bare (not after "q.") that it neither defines (its
+// functions, methods and classes) nor imports (imported, modules), in
+// the order of first use, keywords and one-letter names left out: the
+// names its imports still lack. Locals are among them; the workspace
+// finds no definition of most.
 func (g *gatherer) unboundNames(hash bool, imported []string, modules map[string]bool) []string {
 	known := map[string]bool{}
 	for _, n := range imported {
@@ -566,9 +567,7 @@ func (g *gatherer) unboundNames(hash bool, imported []string, modules map[string
 	}
 	src := g.doc.String()
 	var out []string
-	at := 0
-	for _, sp := range append(slices.Clip(g.index.Imports), syntax.Span{Start: len(src), End: len(src)}) {
-		end := max(at, min(sp.Start, len(src)))
+	eachOutside(src, g.index.Imports, func(start, end int) {
 		// A name after "q." is q's member, not used bare: eachIdentifier
 		// gives it, then "q.name" at the same offset.
 		bare, bareAt := "", -1
@@ -579,7 +578,7 @@ func (g *gatherer) unboundNames(hash bool, imported []string, modules map[string
 			}
 			bare = ""
 		}
-		eachIdentifier(src[at:end], hash, modules, func(w string, i int) {
+		eachIdentifier(src[start:end], hash, modules, func(w string, i int) {
 			if strings.Contains(w, ".") {
 				if i == bareAt {
 					bare = "" // a member
@@ -592,8 +591,7 @@ func (g *gatherer) unboundNames(hash bool, imported []string, modules map[string
 			}
 		})
 		take()
-		at = max(at, min(sp.End, len(src)))
-	}
+	})
 	return out
 }
 
@@ -637,10 +635,8 @@ func unusedImports(src string, spans []syntax.Span, imported []string, modules m
 // once every word is found: the whole document is read on each request.
 func wordsIn(src string, skip []syntax.Span, want map[string]bool) map[string]bool {
 	found := map[string]bool{}
-	at := 0
-	for _, sp := range append(slices.Clip(skip), syntax.Span{Start: len(src), End: len(src)}) {
-		end := max(at, min(sp.Start, len(src)))
-		for i := at; i < end && len(found) < len(want); {
+	eachOutside(src, skip, func(start, end int) {
+		for i := start; i < end && len(found) < len(want); {
 			if !isIdentStart(src[i]) || i > 0 && isIdentPart(src[i-1]) {
 				i++
 				continue
@@ -654,9 +650,18 @@ func wordsIn(src string, skip []syntax.Span, want map[string]bool) map[string]bo
 			}
 			i = j
 		}
+	})
+	return found
+}
+
+// eachOutside calls f with the bounds of each stretch of src outside
+// spans (sorted, disjoint), in order; spans past src's end are cut.
+func eachOutside(src string, spans []syntax.Span, f func(start, end int)) {
+	at := 0
+	for _, sp := range append(slices.Clip(spans), syntax.Span{Start: len(src), End: len(src)}) {
+		f(at, max(at, min(sp.Start, len(src))))
 		at = max(at, min(sp.End, len(src)))
 	}
-	return found
 }
 
 // maxSimilarNames bounds the names of similar code looked up.

@@ -18,10 +18,10 @@ import (
 // both fall when similar code gets less, 0.810 and 0.466 at 80% against
 // 0.800 and 0.447 at 40%, and both rise at 100%, to 0.812 and 0.476,
 // since similar code of related files shows their definitions in use);
-// then come the
-// declaration of the type the cursor's method belongs to and the
-// signatures of what the code near the cursor uses, and the file's other
-// signatures (its outline) may take outlineShare of what remains.
+// then come the declaration of the type the cursor's method belongs to
+// and the signatures of what the code near the cursor uses, and the
+// file's other signatures (its outline) may take outlineShare of what
+// remains.
 const (
 	importShare     = 40
 	recentShare     = 30

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/wisp-lsp/wisp/completion/history"
+	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/workspace"
@@ -136,7 +137,8 @@ func Gather(in Input) Context {
 		budget = DefaultBudget
 	}
 	g := &gatherer{in: in, doc: doc, cursor: max(0, min(in.Cursor, doc.Len())), budget: budget,
-		keywords: keywordsOf(in.Tree, in.LanguageID, in.Path)}
+		lang: languageOf(in.Tree, in.LanguageID, in.Path)}
+	g.keywords = keywordsOf(g.lang)
 	if r, ok := in.Workspace.(rooted); ok {
 		g.root = r.Root()
 	}
@@ -204,8 +206,9 @@ type gatherer struct {
 	// qualifiers are the names used before a "." or "::" around the
 	// cursor, nearest first; set by definitions.
 	qualifiers []string
-	// keywords are the words of the buffer's language never looked up
-	// (keywordsOf).
+	// lang is the buffer's language (languageOf), nil for none known;
+	// keywords are its words never looked up (keywordsOf).
+	lang     *lang.Language
 	keywords map[string]bool
 	// root is the workspace folder paths are shown relative to ("" for
 	// none); frame the tokens of the prompt's lines around the file.

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/workspace"
 )
@@ -14,8 +13,6 @@ import (
 type ModuleResolver interface {
 	ModuleSymbols(fromPath string, imp syntax.Import, max int) []workspace.Symbol
 }
-
-var _ ModuleResolver = (*workspace.Index)(nil)
 
 // maxModuleSymbols bounds the definitions of the module an import being
 // written names.
@@ -42,14 +39,10 @@ func (g *gatherer) importAtCursor() (imp syntax.Import, named, ok bool) {
 	line := g.doc.LineOf(g.cursor)
 	s := g.doc.String()
 	before, after := s[g.doc.LineStart(line):g.cursor], s[g.cursor:max(g.cursor, g.doc.LineEnd(line))]
-	l := lang.Detect(g.in.LanguageID, g.in.Path)
-	if g.in.Tree != nil {
-		l = g.in.Tree.Language().Facts()
-	}
-	if l == nil {
+	if g.lang == nil {
 		return syntax.Import{}, false, false
 	}
-	switch l.Name {
+	switch g.lang.Name {
 	case "python":
 		if m := pyFromImport.FindStringSubmatch(strings.TrimRight(before, " ")); m != nil && m[1]+m[2] != "" {
 			return syntax.Import{Path: m[1] + m[2]}, m[1] != "", true

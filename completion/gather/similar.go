@@ -26,12 +26,12 @@ type OwnSimilarFinder interface {
 
 // The workspace index serves every lookup the context builder makes.
 var (
-	_ Resolver       = (*workspace.Index)(nil)
-	_ PrefixResolver = (*workspace.Index)(nil)
-	_ MemberResolver = (*workspace.Index)(nil)
-	_ SimilarFinder  = (*workspace.Index)(nil)
-
+	_ Resolver         = (*workspace.Index)(nil)
+	_ PrefixResolver   = (*workspace.Index)(nil)
+	_ MemberResolver   = (*workspace.Index)(nil)
+	_ SimilarFinder    = (*workspace.Index)(nil)
 	_ OwnSimilarFinder = (*workspace.Index)(nil)
+	_ ModuleResolver   = (*workspace.Index)(nil)
 )
 
 // Limits of the similar-code search.

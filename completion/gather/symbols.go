@@ -87,8 +87,8 @@ func qualified(d syntax.Definition) string {
 
 // identifiers returns the identifiers in the n lines up to the cursor
 // and the few lines after it (the code the continuation runs into),
-// keywords (of the buffer's language) and one-letter names left out, nearest to the cursor's line
-// first.
+// keywords (of the buffer's language) and one-letter names left out,
+// nearest to the cursor's line first.
 func identifiers(doc *text.Text, cursor, n int, keywords map[string]bool) []use {
 	line := doc.LineOf(cursor)
 	first := max(0, line-n)
@@ -165,14 +165,18 @@ var keywordSets = func() map[*lang.Language]map[string]bool {
 	return sets
 }()
 
-// keywordsOf returns the words of the buffer's language that are never
-// looked up as symbols: its tree's language, else the one its path
-// names, else every language's.
-func keywordsOf(tree *syntax.Tree, languageID, path string) map[string]bool {
-	l := lang.Detect(languageID, path)
+// languageOf returns the buffer's language: its tree's, else the one its
+// language ID or path names; nil for text of no known language.
+func languageOf(tree *syntax.Tree, languageID, path string) *lang.Language {
 	if tree != nil {
-		l = tree.Language().Facts()
+		return tree.Language().Facts()
 	}
+	return lang.Detect(languageID, path)
+}
+
+// keywordsOf returns the words of language l that are never looked up as
+// symbols; every language's for nil or a language not in the table.
+func keywordsOf(l *lang.Language) map[string]bool {
 	if set, ok := keywordSets[l]; ok {
 		return set
 	}

@@ -15,9 +15,7 @@ function M.doctor(bin, env, init_options)
   for name, value in pairs(env) do
     argv[#argv + 1] = name .. "=" .. value
   end
-  -- An empty table encodes as [], not {}.
-  local settings = vim.tbl_isempty(init_options) and "{}" or vim.fn.json_encode(init_options)
-  vim.list_extend(argv, { bin, "doctor", "--timeout", "5s", "--settings", settings })
+  vim.list_extend(argv, { bin, "doctor", "--timeout", "5s", "--settings", vim.fn.json_encode(init_options) })
   local out = vim.fn.system(argv)
   local failed = vim.v.shell_error ~= 0
   local said = false
