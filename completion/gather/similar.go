@@ -73,7 +73,7 @@ func (g *gatherer) similar(tokens int) []Piece {
 			span = syntax.Span{Start: start, End: min(start+len(s.Text), g.doc.Len())}
 		}
 		p := newPiece("similar", fmt.Sprintf("code like the cursor's (similarity %.2f), %s line %d", s.Score, filepath.Base(s.Path), s.Line+1),
-			s.Path, s.Text, span)
+			s.Path, g.codeLines(s.Text), span)
 		if p.Tokens > tokens {
 			continue
 		}
@@ -81,6 +81,24 @@ func (g *gatherer) similar(tokens int) []Piece {
 		out = append(out, p)
 	}
 	return out
+}
+
+// codeLines returns s without its blank lines and the lines that are
+// only a line comment of the buffer's language. Similar code is shown
+// for the code: what it calls and how. Measured with bench/context at
+// 1,024 tokens: recall 0.822 -> 0.824, definition presence 0.501 ->
+// 0.504, the lines left out making room for more windows.
+func (g *gatherer) codeLines(s string) string {
+	if g.lang == nil || g.lang.LineComment == "" {
+		return s
+	}
+	var kept []string
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, g.lang.LineComment) {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // similarSnippets returns the windows like the code at the cursor, best
