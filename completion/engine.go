@@ -406,7 +406,7 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 // its error.
 func (e *Engine) run(ctx context.Context, g *generation) {
 	defer e.wg.Done()
-	_, err := e.model.Generate(ctx, g.req, func(delta string) {
+	res, err := e.model.Generate(ctx, g.req, func(delta string) {
 		e.mu.Lock()
 		if g.firstAt.IsZero() {
 			g.firstAt = time.Now()
@@ -428,6 +428,9 @@ func (e *Engine) run(ctx context.Context, g *generation) {
 	e.mu.Lock()
 	g.done = true
 	g.err = err
+	// Stopped by its output bound, the reply's last line may be cut
+	// anywhere: it is shaped as written, not completed (suggestionLocked).
+	g.cutShort = err == nil && res.FinishReason == "length"
 	failed := err != nil && !transport.IsCancelled(err)
 	if failed && e.gens[g.uri] == g {
 		delete(e.gens, g.uri)
@@ -456,7 +459,7 @@ func (e *Engine) run(ctx context.Context, g *generation) {
 	}
 	for c := g.child; c != nil; c = c.child {
 		// What was taken from g's stream ends with it.
-		c.done, c.err = true, err
+		c.done, c.err, c.cutShort = true, err, g.cutShort
 		if failed && e.gens[c.uri] == c {
 			delete(e.gens, c.uri)
 		}

@@ -22,7 +22,9 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // bytes, and counts requests and cancellations; with err set, it fails
 // with err instead.
 type scriptedModel struct {
-	reply     string
+	reply  string
+	finish string // the result's finish reason
+
 	gap       time.Duration
 	err       error
 	requests  atomic.Int64
@@ -45,7 +47,7 @@ func (m *scriptedModel) Generate(ctx context.Context, req transport.Request, onD
 		}
 		onDelta(m.reply[i : i+1])
 	}
-	return transport.Result{Text: m.reply}, nil
+	return transport.Result{Text: m.reply, FinishReason: m.finish}, nil
 }
 
 func (m *scriptedModel) Close() error { return nil }
@@ -296,4 +298,28 @@ func TestUntilEndsTheWaitAndKeepsTheGeneration(t *testing.T) {
 				s, m.requests.Load(), m.cancelled.Load(), m.reply)
 		}
 	})
+}
+
+// A reply its output bound cut short mid-line is shown as the model wrote
+// it, not completed with a closer it would not have put there; typing
+// past its end asks the model again.
+func TestReplyCutShortIsNotCompleted(t *testing.T) {
+	m := &scriptedModel{reply: "g(x.", finish: "length"}
+	e := engine(m, time.Second)
+	defer e.Close()
+	doc := text.New(src)
+	if s, err := e.Suggest(context.Background(), query(doc, cursor)); err != nil || s.Text != "g(x." {
+		t.Fatalf("suggestion %+v, %v; want \"g(x.\" as written", s, err)
+	}
+	typed := doc
+	for i, c := range "g(x.y" {
+		typed = typeAt(e, typed, cursor+i, string(c))
+	}
+	m.reply, m.finish = "z)", ""
+	if s, err := e.Suggest(context.Background(), query(typed, cursor+len("g(x.y"))); err != nil || s.Text != "z)" {
+		t.Fatalf("typed past the end: %+v, %v; want a fresh \"z)\"", s, err)
+	}
+	if n := m.requests.Load(); n != 2 {
+		t.Fatalf("%d model requests, want 2", n)
+	}
 }

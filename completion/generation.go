@@ -58,11 +58,17 @@ type generation struct {
 	shaped    string
 	shapedOK  bool
 	shapedLen int
-	done      bool
-	err       error
-	firstAt   time.Time // when the first delta arrived; zero before
-	deltas    int       // deltas received (a continuation's: its stream's), the engine's count of tokens
-	ahead     int       // deltas received past a one-line plan's line: its look-ahead
+	// shapedFinal: shaped is the final text's shaping (shape.Fit), not
+	// a streaming one's (shape.FitPartial).
+	shapedFinal bool
+	done        bool
+	err         error
+	// cutShort: the model stopped at the request's output bound
+	// (finish reason "length"), not where it meant to.
+	cutShort bool
+	firstAt  time.Time // when the first delta arrived; zero before
+	deltas   int       // deltas received (a continuation's: its stream's), the engine's count of tokens
+	ahead    int       // deltas received past a one-line plan's line: its look-ahead
 	// updated is closed and replaced whenever raw, done or typed change.
 	updated chan struct{}
 	// wanted counts requests waiting on the generation; keep holds it
@@ -99,15 +105,29 @@ func (g *generation) broadcastLocked() {
 // suggestionLocked returns the shaped suggestion from the anchor and
 // whether it is final (the generation is done, or the plan's single line
 // is complete).
+//
+// While it is not final, the text is shaped as a reply still streaming
+// (shape.FitPartial): what the model has written so far, nothing added
+// that the rest of the reply would take away again.
 func (g *generation) suggestionLocked() (full string, final bool) {
-	if !g.shapedOK || g.shapedLen != g.raw.Len() {
-		raw := g.raw.String()
-		g.shaped, _ = shape.Fit(g.doc, g.tree, g.anchor, g.plan, raw)
-		g.shapedLen, g.shapedOK = len(raw), true
-	}
 	// A single-line plan is final once the line is complete: nothing the
 	// model says later can change it.
-	final = g.done || (!g.plan.Multiline && strings.Contains(g.raw.String(), "\n"))
+	lineDone := !g.plan.Multiline && strings.Contains(g.raw.String(), "\n")
+	final = g.done || lineDone
+	// A reply cut short by its output bound is shaped as one still
+	// streaming: what the model wrote, its last line not completed with
+	// closers it would not have written there. Typing past its end asks
+	// anew (errOutrun).
+	whole := final && (lineDone || !g.cutShort)
+	if !g.shapedOK || g.shapedLen != g.raw.Len() || g.shapedFinal != whole {
+		raw := g.raw.String()
+		fit := shape.FitPartial
+		if whole {
+			fit = shape.Fit
+		}
+		g.shaped, _ = fit(g.doc, g.tree, g.anchor, g.plan, raw)
+		g.shapedLen, g.shapedOK, g.shapedFinal = len(raw), true, whole
+	}
 	return g.shaped, final
 }
 

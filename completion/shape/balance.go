@@ -15,9 +15,16 @@ import "strings"
 //     ends that string too;
 //   - at the end, brackets and strings s opened and left open are closed
 //     (one line), or s is cut back to its last line at which everything it
-//     opened was closed (several lines). An opener ending a one-line
+//     opened was closed (several lines; when there is none and the
+//     first line ends opening a block, s is that line). An opener ending a one-line
 //     completion is left open: it starts the next line's block.
-func (st site) balance(s string, multiline bool) string {
+//
+// A partial s (a reply still streaming) is never closed: the rest of the
+// reply brings its closers. Several lines of it are cut back to the last
+// line at which nothing it opened is open, as a final s is, or else to
+// its first line as written: the ghost text grows line by line, and a
+// block shows once it is whole.
+func (st site) balance(s string, multiline, partial bool) string {
 	closers, closesString := st.providedClosers()
 	lx := st.lx
 	inLiteral := lx.mode == inString || lx.mode == inBlockComment
@@ -70,10 +77,24 @@ func (st site) balance(s string, multiline bool) string {
 		i = next
 	}
 	openString := lx.mode == inString && !inLiteral
-	if len(own) == 0 && !openString {
+	switch {
+	case len(own) == 0 && !openString || partial && !multiline:
 		return s
+	case partial && lastSafe > 0:
+		return s[:lastSafe]
+	case partial:
+		first, _ := firstCodeLine(s)
+		return first
 	}
 	if multiline {
+		first, more := firstCodeLine(s)
+		if _, opens := st.d.Closer(lastByte(strings.TrimRight(first, " \t"))); lastSafe == 0 && more && opens {
+			// The block s opens does not close within the lines it may
+			// run to (a long loop on a blank line): its opening line, as
+			// a one-line completion shows it, rather than nothing. The
+			// body follows from the same reply once the line is taken.
+			return st.balance(first, false, false)
+		}
 		return s[:lastSafe]
 	}
 	trimmed := strings.TrimRight(s, " \t")
@@ -87,6 +108,21 @@ func (st site) balance(s string, multiline bool) string {
 		s += string(closerOf(st.d, own[j]))
 	}
 	return s
+}
+
+// firstCodeLine returns s up to the end of its first line that is not
+// blank (the blank lines before it included), and whether s goes on
+// after it.
+func firstCodeLine(s string) (first string, more bool) {
+	start := strings.IndexFunc(s, func(r rune) bool { return r != '\n' && r != '\r' && r != ' ' && r != '\t' })
+	if start < 0 {
+		return s, false
+	}
+	end := strings.IndexByte(s[start:], '\n')
+	if end < 0 {
+		return s, false
+	}
+	return s[:start+end], true
 }
 
 // cutBeforeCloser cuts s before the closer at i; when the closer is the

@@ -21,6 +21,21 @@ import (
 // cursor's level and ends at the enclosing block's end, and line breaks
 // follow the file's (CRLF files get CRLF).
 func Fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string) (insert string, ok bool) {
+	return fit(doc, tree, cursor, plan, raw, false)
+}
+
+// FitPartial is Fit for the part of a reply streamed so far: it adds
+// nothing the model has not written (no closing brackets, quotes or block
+// closer, which the rest of the reply usually brings, a little further
+// on). Its first line shows as it streams, open brackets and all; further
+// lines show once what they open is closed. What it returns is shown
+// while the reply streams: it does not vanish when a bracket opens, nor
+// show a brace under a line the model is still writing.
+func FitPartial(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string) (insert string, ok bool) {
+	return fit(doc, tree, cursor, plan, raw, true)
+}
+
+func fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string, partial bool) (insert string, ok bool) {
 	cursor = max(0, min(cursor, doc.Len()))
 	st := newSite(doc, tree, cursor, plan.Language)
 	s := strings.ReplaceAll(raw, "\r\n", "\n")
@@ -37,7 +52,7 @@ func Fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string) (
 	}
 
 	s = st.stripRest(s)
-	s = st.balance(s, plan.Multiline)
+	s = st.balance(s, plan.Multiline, partial)
 	if plan.Multiline {
 		prev, _ := neighbours(doc, st.line)
 		s = reindent(s, st.before, leadingSpace(prev), plan)
@@ -53,6 +68,12 @@ func Fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string) (
 	}
 	if plan.Multiline || strings.TrimSpace(st.rest) == "" || strings.HasPrefix(st.rest, " ") {
 		s = strings.TrimRight(s, " \t")
+	}
+	if partial {
+		if plan.CRLF {
+			s = strings.ReplaceAll(s, "\n", "\r\n")
+		}
+		return s, true
 	}
 	if plan.Reason == "new block" && !st.d.IndentBlocks {
 		s = closeBlock(s, doc, st, plan)
@@ -207,14 +228,15 @@ func (st site) ownOpen(s string) int {
 // document has none for it and s does not close it: the model stops at
 // that brace (it is the plan's stop string), so without this a block typed
 // without its closer would be accepted still open. A body cut short by
-// plan.MaxLines is left as it is.
+// plan.MaxLines, or ending with a block of its own still open (the first
+// line of a loop too long to show), is left as it is.
 func closeBlock(s string, doc *text.Text, st site, plan Plan) string {
 	opener := strings.TrimRight(st.before, " \t")
 	if !strings.HasSuffix(opener, "{") || strings.TrimSpace(st.rest) != "" || s == "" {
 		return s
 	}
 	lines := strings.Split(s, "\n")
-	if len(lines) >= plan.MaxLines {
+	if _, opens := st.d.Closer(lastByte(strings.TrimRight(s, " \t"))); len(lines) >= plan.MaxLines || opens {
 		return s
 	}
 	indent := leadingSpace(st.before)

@@ -176,3 +176,33 @@ func TestFitClosesANewBlock(t *testing.T) {
 		t.Errorf("a body the document closes: %q, %v; want it as written", got, ok)
 	}
 }
+
+// A reply still streaming is shown as the model has written it so far:
+// no closing brace under a line it is still writing, no bracket closed
+// that the next tokens close; its first line shows as it streams, a
+// later line once what it opens is closed. The final text gets the
+// closers (TestFitClosesANewBlock).
+func TestFitPartialAddsNothing(t *testing.T) {
+	doc, cursor := docAt(t, "package a\n\nfunc f(s string) {‸\n")
+	tree := parse(t, "a.go", doc)
+	p := shape.Decide(doc, tree, cursor)
+	for _, tc := range []struct{ raw, want string }{
+		{"\n\tr, size := utf8.DecodeRuneInString", "\n\tr, size := utf8.DecodeRuneInString"},
+		{"\n\tr, size := utf8.DecodeRuneInString(s[i:", "\n\tr, size := utf8.DecodeRuneInString(s[i:"},
+		{"\n\tn := 0\n\tfor i := 0; i < len(s); {\n\t\ti++", "\n\tn := 0"},
+	} {
+		got, ok := shape.FitPartial(doc, tree, cursor, p, tc.raw)
+		if !ok || got != tc.want {
+			t.Errorf("streaming %q: shown %q, %v; want %q", tc.raw, got, ok, tc.want)
+		}
+		if final, _ := shape.Fit(doc, tree, cursor, p, tc.raw); final == got {
+			t.Errorf("final %q: %q as well; the case no longer shows what the final shaping adds", tc.raw, final)
+		}
+	}
+	blank, cursor := docAt(t, "package a\n\nfunc f(s string) {\n\tn := 0\n‸\n\treturn\n}\n")
+	tree = parse(t, "a.go", blank)
+	p = shape.Decide(blank, tree, cursor)
+	if got, _ := shape.FitPartial(blank, tree, cursor, p, "\tfor i := 0; i < len(s); {\n\t\ti++"); got != "\tfor i := 0; i < len(s); {" {
+		t.Errorf("a block opening on a blank line, streaming: shown %q; want its first line", got)
+	}
+}
