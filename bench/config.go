@@ -25,6 +25,11 @@ type setup struct {
 	Accuracy float64 `json:"accuracy,omitempty"`
 	// WarmAfterIdle is completion.warmAfterIdle; 0 turns warm-ups off.
 	WarmAfterIdle time.Duration `json:"warmAfterIdle,omitempty"`
+	// Accept makes the user take a correct suggestion with one key (an
+	// editor's Tab: one didChange inserting what the ghost text shows)
+	// instead of typing it out; each trace is then as many keys as the
+	// others, over more of its file.
+	Accept bool `json:"accept,omitempty"`
 }
 
 // setups are the configurations compared side by side. The first is the
@@ -41,6 +46,10 @@ var setups = []setup{
 	{Name: "ws@0.8", Provider: "openai-ws", Streaming: true, Accuracy: 0.8},
 	{Name: "ws-speculate@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, Accuracy: 0.8},
 	{Name: "ws-speculate-lookahead@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Accuracy: 0.8},
+	{Name: "ws+accept", Provider: "openai-ws", Streaming: true, Accept: true},
+	{Name: "ws-speculate-lookahead+accept", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Accept: true},
+	{Name: "ws@0.8+accept", Provider: "openai-ws", Streaming: true, Accuracy: 0.8, Accept: true},
+	{Name: "ws-speculate-lookahead@0.8+accept", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Accuracy: 0.8, Accept: true},
 }
 
 // flags are the `wisp serve` flags that point wisp at the model at addr:

@@ -115,7 +115,7 @@ func (e env) run(ctx context.Context, s setup, traces []trace, workspace string,
 		if err != nil {
 			return res, err
 		}
-		k, err := sess.typeTrace(ctx, t, fmt.Sprintf("file:///bench/%d/%s", i, t.Path), e.key, e.settle)
+		k, err := sess.typeTrace(ctx, t, fmt.Sprintf("file:///bench/%d/%s", i, t.Path), e.key, e.settle, s.Accept)
 		if err != nil {
 			return res, fmt.Errorf("%s on %s: %w (wisp stderr: %.2000s)", s.Name, t.Name, err, sess.proc.Stderr())
 		}

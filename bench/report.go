@@ -116,6 +116,10 @@ func judge(rs []result) []target {
 			"%s", afterUse(*both))
 		add("speculation and look-ahead: wasted tokens ≤ 35% of generated", both.WastedShare <= 0.35, "%.1f%% (perfect model)", 100*both.WastedShare)
 	}
+	if accepting := find(rs, "ws-speculate-lookahead+accept"); accepting != nil {
+		add("speculation and look-ahead, a user who accepts with Tab: after an accepted suggestion, next ghost text p50 ≤ 5 ms",
+			accepting.AfterUse.N > 0 && accepting.AfterUse.P50 <= 5, "%s", afterUse(*accepting))
+	}
 	if bothWrong != nil && offWrong != nil {
 		gain := 100 * (bothWrong.ShownInTime - offWrong.ShownInTime)
 		add("speculation and look-ahead at accuracy 0.8: ≥ +10 points shown in time over off", gain >= 10,

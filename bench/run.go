@@ -163,8 +163,12 @@ func (s *session) close(ctx context.Context) {
 // typeTrace opens t's file with its tail removed and types t.Typed, one
 // key every key. Each key is an incremental didChange and an inline
 // completion request; a request still pending when the next key comes is
-// cancelled with $/cancelRequest, as VS Code does.
-func (s *session) typeTrace(ctx context.Context, t trace, uri string, key, settle time.Duration) ([]keystroke, error) {
+// cancelled with $/cancelRequest, as VS Code does. With accept, a key
+// that comes while correct ghost text of more than one character is on
+// screen takes it instead (one didChange inserting it, as an editor's
+// Tab does), and typing goes on past t.Typed, into the file's rest, for
+// t.Keys keys in all.
+func (s *session) typeTrace(ctx context.Context, t trace, uri string, key, settle time.Duration, accept bool) ([]keystroke, error) {
 	if err := s.c.Open(ctx, uri, t.Lang, t.Full[:t.Cut]); err != nil {
 		return nil, err
 	}
@@ -192,6 +196,10 @@ func (s *session) typeTrace(ctx context.Context, t trace, uri string, key, settl
 		return nil, err
 	}
 	start := time.Now()
+	typed := t.Typed
+	if accept {
+		typed = t.Full[t.Cut:]
+	}
 	for i, n := 0, 0; ; i++ {
 		if err := sleepUntil(ctx, start.Add(time.Duration(i)*key)); err != nil {
 			return out, err
@@ -203,16 +211,21 @@ func (s *session) typeTrace(ctx context.Context, t trace, uri string, key, settl
 			if err != nil {
 				return out, err
 			}
-			k.Key = t.Typed[lastKey:n]
+			k.Key = typed[lastKey:n]
 			out = append(out, k)
 		}
-		if n == len(t.Typed) {
+		if n == len(typed) || accept && i == t.Keys {
 			return out, nil // the last key was judged after a pause of one interval
 		}
-		_, size := utf8.DecodeRuneInString(t.Typed[n:])
+		_, size := utf8.DecodeRuneInString(typed[n:])
+		if last := len(out) - 1; accept && last >= 0 && out[last].Correct && len(out[last].Shown) > size {
+			// Tab: the suggestion, or as much of it as the file has left.
+			size = min(len(out[last].Shown), len(typed)-n)
+			out[last].UsedUp = true
+		}
 		lastKey = n
 		off := t.Cut + n
-		if version, err = s.c.Replace(ctx, uri, off, off, t.Typed[n:n+size]); err != nil {
+		if version, err = s.c.Replace(ctx, uri, off, off, typed[n:n+size]); err != nil {
 			return out, err
 		}
 		n += size
@@ -278,6 +291,9 @@ func (s *session) settle(ctx context.Context, uri string, v int, sent time.Time,
 	if verbose {
 		fmt.Fprintf(os.Stderr, "v%-4d next %-12.12q shown %-24.24q correct %-5v first %-8s asked %v\n",
 			v, next, k.Shown, k.Correct, k.FirstGhost.Round(time.Millisecond/10), k.Asked)
+		if !k.Correct && k.Shown != "" {
+			fmt.Fprintf(os.Stderr, "WRONG shown %q\n      next  %.200q\n", k.Shown, next)
+		}
 	}
 	*prev = st
 	if k.Fresh {

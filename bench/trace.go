@@ -20,6 +20,9 @@ type trace struct {
 	Cut  int    // byte offset where typing starts; a line start
 	// Typed is what the user types: Full[Cut:Cut+len(Typed)].
 	Typed string
+	// Keys is how many keys typing Typed takes; a user who accepts
+	// suggestions (setup.Accept) presses as many, over the file's rest.
+	Keys int
 }
 
 // remainder is what the user will go on to type after n bytes of Typed.
@@ -40,7 +43,7 @@ func loadTraces(repo string, keys int, bigLines int) ([]trace, error) {
 	add := func(name, path, lang, full string) {
 		cut := cutPoint(full, 0.6)
 		n := byteLenOfRunes(full[cut:], keys)
-		out = append(out, trace{Name: name, Path: path, Lang: lang, Full: full, Cut: cut, Typed: full[cut : cut+n]})
+		out = append(out, trace{Name: name, Path: path, Lang: lang, Full: full, Cut: cut, Typed: full[cut : cut+n], Keys: utf8.RuneCountInString(full[cut : cut+n])})
 	}
 	for _, rel := range traceFiles {
 		b, err := os.ReadFile(filepath.Join(repo, rel))
