@@ -98,6 +98,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	writeTable(stdout, rs)
 	writeMisses(stdout, rs)
+	writeAccepting(stdout, rs)
 	writeIdle(stdout, idle)
 	ts := judge(rs)
 	writeTargets(stdout, ts)

@@ -65,6 +65,10 @@ type result struct {
 	// every sample.
 	AfterUse       dist `json:"afterUseMs"`
 	AfterUseMisses int  `json:"afterUseMisses"`
+	// CharsPerKey is the text the keys put in the file, in bytes per
+	// key: 1 for a user who types every character, more for one who
+	// accepts suggestions (setup.Accept).
+	CharsPerKey float64 `json:"charsPerKey"`
 	// WastedShare is the share of generated tokens (deltas wisp received)
 	// that speculation and look-ahead produced and nothing showed.
 	WastedShare      float64           `json:"wastedShare"`
@@ -217,6 +221,11 @@ func (e env) fill(res *result, keys []keystroke, cpu time.Duration) {
 		res.WastedShare = float64(res.Engine.SpeculativeWastedTokens+res.Engine.LookAheadWastedTokens) / float64(res.Engine.Tokens)
 	}
 	n := float64(res.Keys)
+	written := 0
+	for _, k := range keys {
+		written += len(k.Key)
+	}
+	res.CharsPerKey = float64(written) / n
 	res.ShownInTime = float64(shown) / n
 	res.ShownAny = float64(any) / n
 	res.FirstGhost, res.Complete = summarize(first), summarize(complete)
