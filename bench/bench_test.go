@@ -52,6 +52,9 @@ func TestQuick(t *testing.T) {
 		if r.ShownInTime > r.ShownAny || r.ShownAny > 1 || r.AfterCancelShare > 1 {
 			t.Errorf("%s: shares out of range: %+v", r.Setup.Name, r)
 		}
+		if r.Setup.Accept && r.AfterUse.N > 0 && r.CharsPerKey <= 1 {
+			t.Errorf("%s: %d accepts, yet %.2f bytes a key: the accepts inserted nothing", r.Setup.Name, r.AfterUse.N, r.CharsPerKey)
+		}
 		if r.FirstGhost.N > 0 && (r.FirstGhost.P50 > r.FirstGhost.P99 || r.FirstGhost.P50 <= 0) {
 			t.Errorf("%s: first ghost percentiles out of order: %+v", r.Setup.Name, r.FirstGhost)
 		}
