@@ -108,28 +108,38 @@ func lookAheadTail(raw, full string) string {
 	return rest
 }
 
-// lookAheadLocked returns the generation for the line after g's one-line
+// lookAheadLocked returns the generation for what follows g's one-line
 // suggestion full, served from g's look-ahead, when typed (what the user
-// typed at g's anchor) has taken full and broken the line; nil otherwise.
+// typed at g's anchor) has taken full: once the line is broken, the next
+// line; at once, where the plan at the end of full shows several lines (a
+// line ending in a block's opener: the new block's body). nil otherwise.
 // The generation is not registered; while g still streams, promoteLocked
 // hangs it on g, which then feeds it.
 func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation {
-	lead := lineBreak(g.plan)
-	if !e.opts.Config.LookAhead || g.plan.Multiline || g.err != nil || !strings.HasPrefix(typed, full+lead) {
+	if !e.opts.Config.LookAhead || g.plan.Multiline || g.err != nil {
 		return nil
 	}
 	brk, _ := breakAfter(g.raw.String(), full)
-	if brk == "" {
-		return nil
-	}
 	src := g.doc.String()
-	if !atLineEnd(src[g.anchor:]) {
+	if brk == "" || !atLineEnd(src[g.anchor:]) {
 		return nil
 	}
-	future := src[:g.anchor] + full + lead + src[g.anchor:]
-	cursor := g.anchor + len(full) + len(lead)
-	c := e.continuationLocked(g, len(full)+len(brk), full+lead, text.New(future), cursor)
-	c.lead, c.speculative, c.fromLookAhead = lead, true, true
+	lead := lineBreak(g.plan)
+	var c *generation
+	switch {
+	case strings.HasPrefix(typed, full+lead):
+		future := src[:g.anchor] + full + lead + src[g.anchor:]
+		c = e.continuationLocked(g, len(full)+len(brk), full+lead, text.New(future), g.anchor+len(full)+len(lead))
+		c.lead = lead
+	case typed == full:
+		future := src[:g.anchor] + full + src[g.anchor:]
+		if c = e.continuationLocked(g, len(full), full, text.New(future), g.anchor+len(full)); !c.plan.Multiline {
+			return nil // the end of a finished line: nothing to show until it is broken
+		}
+	default:
+		return nil
+	}
+	c.speculative, c.fromLookAhead = true, true
 	return c
 }
 

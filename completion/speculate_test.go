@@ -335,3 +335,28 @@ func TestBlockSpeculatedOnceHalfTyped(t *testing.T) {
 		}
 	})
 }
+
+// The user takes a one-line suggestion that opens a block: at the end of
+// that line the plan is a new block, and its body is served at once from
+// the same stream's look-ahead, before the line is broken, with no second
+// model request.
+func TestLookAheadServesTheBlockALineOpens(t *testing.T) {
+	const src = "package p\n\nfunc f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs\n}\n"
+	at := len("package p\n\nfunc f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs")
+	m := &scriptedModel{reply: " {\n\t\tn += x\n\t}\n\treturn n\n"}
+	e := speculating(m, false, true)
+	defer e.Close()
+	doc := text.New(src)
+	s, err := e.Suggest(context.Background(), query(doc, at))
+	if err != nil || s.Text != " {" {
+		t.Fatalf("first suggestion %+v, %v; want the line's end", s, err)
+	}
+	doc = typeAt(e, doc, at, " {")
+	s, err = e.Suggest(context.Background(), query(doc, at+2))
+	if err != nil || !strings.HasPrefix(s.Text, "\n\t\tn += x") {
+		t.Fatalf("at the end of the taken line: %+v, %v; want the block's body", s, err)
+	}
+	if n := m.requests.Load(); n != 1 {
+		t.Fatalf("%d model requests, want 1", n)
+	}
+}
