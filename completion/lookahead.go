@@ -152,7 +152,7 @@ func (e *Engine) continuationLocked(g *generation, skip int, added string, doc *
 	plan := shape.Decide(doc, nil, cursor)
 	c := &generation{uri: g.uri, anchor: cursor, doc: doc, plan: plan, cancel: g.cancel,
 		start: g.start, firstAt: g.firstAt, req: e.followRequest(g.req, added, plan),
-		done: g.done, err: g.err, deltas: g.deltas, updated: make(chan struct{})}
+		done: g.done, err: g.err, cutShort: g.cutShort, deltas: g.deltas, updated: make(chan struct{})}
 	c.raw.WriteString(g.raw.String()[skip:])
 	return c
 }

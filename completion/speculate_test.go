@@ -360,3 +360,22 @@ func TestLookAheadServesTheBlockALineOpens(t *testing.T) {
 		t.Fatalf("%d model requests, want 1", n)
 	}
 }
+
+// A look-ahead taken from a reply its output bound cut short is shown as
+// written, like the reply itself: the block it was writing is not closed
+// under the line it stopped in.
+func TestLookAheadOfAReplyCutShortIsNotCompleted(t *testing.T) {
+	const src = "package p\n\nfunc f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs\n}\n"
+	at := len("package p\n\nfunc f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs")
+	m := &scriptedModel{reply: " {\n\t\tn += x\n\t\tm", finish: "length"}
+	e := speculating(m, false, true)
+	defer e.Close()
+	doc := text.New(src)
+	if s, err := e.Suggest(context.Background(), query(doc, at)); err != nil || s.Text != " {" {
+		t.Fatalf("first suggestion %+v, %v; want the line's end", s, err)
+	}
+	doc = typeAt(e, doc, at, " {")
+	if s, err := e.Suggest(context.Background(), query(doc, at+2)); err != nil || s.Text != "\n\t\tn += x\n\t\tm" {
+		t.Fatalf("the block's body: %+v, %v; want it as written, not closed", s, err)
+	}
+}
