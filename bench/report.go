@@ -24,6 +24,24 @@ func writeTable(w io.Writer, rs []result) {
 	fmt.Fprintln(w)
 }
 
+// writeAccepting prints, for the rows of a user who accepts suggestions,
+// what that user gets: text written per key, and how soon ghost text
+// follows an accept.
+func writeAccepting(w io.Writer, rs []result) {
+	header := false
+	for _, r := range rs {
+		if !r.Setup.Accept {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(w, "\n| a user who accepts with Tab | text per key (bytes) | next ghost text after an accept, p50 / p95 ms (accepts, none within two keys) |")
+			fmt.Fprintln(w, "|---|---:|---|")
+			header = true
+		}
+		fmt.Fprintf(w, "| %s | %.2f | %s |\n", r.Setup.Name, r.CharsPerKey, afterUse(r))
+	}
+}
+
 // afterUse shows the after-use distribution, misses counted above every
 // sample (∞ when a percentile falls on one).
 func afterUse(r result) string {

@@ -341,18 +341,8 @@ func TestBlockSpeculatedOnceHalfTyped(t *testing.T) {
 // the same stream's look-ahead, before the line is broken, with no second
 // model request.
 func TestLookAheadServesTheBlockALineOpens(t *testing.T) {
-	const src = "package p\n\nfunc f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs\n}\n"
-	at := len("package p\n\nfunc f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs")
 	m := &scriptedModel{reply: " {\n\t\tn += x\n\t}\n\treturn n\n"}
-	e := speculating(m, false, true)
-	defer e.Close()
-	doc := text.New(src)
-	s, err := e.Suggest(context.Background(), query(doc, at))
-	if err != nil || s.Text != " {" {
-		t.Fatalf("first suggestion %+v, %v; want the line's end", s, err)
-	}
-	doc = typeAt(e, doc, at, " {")
-	s, err = e.Suggest(context.Background(), query(doc, at+2))
+	s, err := afterTakingABlockOpener(t, m)
 	if err != nil || !strings.HasPrefix(s.Text, "\n\t\tn += x") {
 		t.Fatalf("at the end of the taken line: %+v, %v; want the block's body", s, err)
 	}
@@ -365,17 +355,25 @@ func TestLookAheadServesTheBlockALineOpens(t *testing.T) {
 // written, like the reply itself: the block it was writing is not closed
 // under the line it stopped in.
 func TestLookAheadOfAReplyCutShortIsNotCompleted(t *testing.T) {
+	m := &scriptedModel{reply: " {\n\t\tn += x\n\t\tm", finish: "length"}
+	if s, err := afterTakingABlockOpener(t, m); err != nil || s.Text != "\n\t\tn += x\n\t\tm" {
+		t.Fatalf("the block's body: %+v, %v; want it as written, not closed", s, err)
+	}
+}
+
+// afterTakingABlockOpener asks, with look-ahead on, for a suggestion at
+// the end of "for _, x := range xs", which m answers starting " {"; takes
+// that line by typing it; and returns the suggestion asked for after it.
+func afterTakingABlockOpener(t *testing.T, m *scriptedModel) (completion.Suggestion, error) {
+	t.Helper()
 	const src = "package p\n\nfunc f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs\n}\n"
 	at := len("package p\n\nfunc f(xs []int) int {\n\tn := 0\n\tfor _, x := range xs")
-	m := &scriptedModel{reply: " {\n\t\tn += x\n\t\tm", finish: "length"}
 	e := speculating(m, false, true)
-	defer e.Close()
+	t.Cleanup(e.Close)
 	doc := text.New(src)
 	if s, err := e.Suggest(context.Background(), query(doc, at)); err != nil || s.Text != " {" {
 		t.Fatalf("first suggestion %+v, %v; want the line's end", s, err)
 	}
 	doc = typeAt(e, doc, at, " {")
-	if s, err := e.Suggest(context.Background(), query(doc, at+2)); err != nil || s.Text != "\n\t\tn += x\n\t\tm" {
-		t.Fatalf("the block's body: %+v, %v; want it as written, not closed", s, err)
-	}
+	return e.Suggest(context.Background(), query(doc, at+2))
 }

@@ -81,7 +81,7 @@ func (g *gatherer) definitions(tokens int) []Piece {
 		syms = append(syms, g.in.Workspace.Resolve(g.in.Path, hop, maxDefinitions/2)...)
 	}
 	firstLine, lastLine := g.doc.LineOf(g.prefixStart), g.doc.LineOf(g.suffixEnd)
-	comment := commentPrefix(g.in.Tree, g.in.Path)
+	comment := g.commentPrefix()
 	// types maps "path\x00name" of the types shown to their signatures,
 	// which list their members: a member listed there is not shown on
 	// its own (Go methods, Rust impl methods are not listed).
@@ -384,16 +384,14 @@ func definitionWhy(s workspace.Symbol) string {
 	return fmt.Sprintf("defines %s (%s, %s line %d), used near the cursor", name, s.Reason, filepath.Base(s.Path), s.Line+1)
 }
 
-// commentPrefix returns the line-comment marker of the buffer's language.
-func commentPrefix(tree *syntax.Tree, path string) string {
-	facts := lang.Detect("", path)
-	if tree != nil {
-		facts = tree.Language().Facts()
+// commentPrefix returns the line-comment marker of the buffer's language
+// (g.lang), followed by a space.
+func (g *gatherer) commentPrefix() string {
+	l := g.lang
+	if l == nil || l.LineComment == "" {
+		l = lang.Plain
 	}
-	if facts == nil || facts.LineComment == "" {
-		facts = lang.Plain
-	}
-	return facts.LineComment + " "
+	return l.LineComment + " "
 }
 
 // placeOf returns the line s is defined on when that is in the current
@@ -490,7 +488,7 @@ func (g *gatherer) cursorNames() (names []string, typing string) {
 			from = max(s.Span.Start, g.doc.LineStart(max(0, g.doc.LineOf(g.cursor)-bodyLines)))
 		}
 	}
-	hash := commentPrefix(g.in.Tree, g.in.Path) == "# "
+	hash := g.commentPrefix() == "# "
 	near := nearIdentifiers(src[from:word], src[g.cursor:after], hash, modules)
 	// What the file imports and does not use yet is what the code being
 	// written is about to use: it comes right after the object at the

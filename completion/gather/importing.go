@@ -36,12 +36,12 @@ var (
 // when the cursor ends the module's name (Python's "from M‸"): the word
 // before it is the module's, not a name being typed.
 func (g *gatherer) importAtCursor() (imp syntax.Import, named, ok bool) {
-	line := g.doc.LineOf(g.cursor)
-	s := g.doc.String()
-	before, after := s[g.doc.LineStart(line):g.cursor], s[g.cursor:max(g.cursor, g.doc.LineEnd(line))]
 	if g.lang == nil {
 		return syntax.Import{}, false, false
 	}
+	line := g.doc.LineOf(g.cursor)
+	s := g.doc.String()
+	before, after := s[g.doc.LineStart(line):g.cursor], s[g.cursor:max(g.cursor, g.doc.LineEnd(line))]
 	switch g.lang.Name {
 	case "python":
 		if m := pyFromImport.FindStringSubmatch(strings.TrimRight(before, " ")); m != nil && m[1]+m[2] != "" {

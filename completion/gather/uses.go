@@ -27,6 +27,9 @@ const (
 	// the class's ten, 0.822 with twenty (Python 0.785 -> 0.793), the
 	// same with forty.
 	maxClassUses = 20
+	// maxClassScanBytes bounds how far before and after the cursor
+	// classUses reads the class.
+	maxClassScanBytes = 32 << 10
 )
 
 // uses returns, within tokens, one piece listing for the names used
@@ -54,7 +57,7 @@ func (g *gatherer) uses(tokens int) []Piece {
 		}
 	}
 	window := g.doc.String()[g.prefixStart:g.suffixEnd]
-	comment := commentPrefix(g.in.Tree, g.in.Path)
+	comment := g.commentPrefix()
 	// What the window does not show, by qualifier.
 	unseen := map[string][]string{}
 	var qualified []string
@@ -131,12 +134,15 @@ func (g *gatherer) classUses(q string) []string {
 		if sc.Kind != syntax.KindClass {
 			continue
 		}
+		// A class thousands of lines long is read near the cursor only:
+		// this runs on every request.
 		src := g.doc.String()
-		start, end := max(0, min(sc.Span.Start, len(src))), max(0, min(sc.Span.End, len(src)))
+		start := max(0, min(sc.Span.Start, len(src)), g.cursor-maxClassScanBytes)
+		end := max(0, min(sc.Span.End, len(src), g.cursor+maxClassScanBytes))
 		count := map[string]int{}
 		var order []string
 		prefix := q + "."
-		eachIdentifier(src[start:max(start, end)], commentPrefix(g.in.Tree, g.in.Path) == "# ", nil, func(w string, _ int) {
+		eachIdentifier(src[start:max(start, end)], g.commentPrefix() == "# ", nil, func(w string, _ int) {
 			if m, ok := strings.CutPrefix(w, prefix); ok {
 				if count[m] == 0 {
 					order = append(order, m)

@@ -88,7 +88,7 @@ func (st site) balance(s string, multiline, partial bool) string {
 	}
 	if multiline {
 		first, more := firstCodeLine(s)
-		if _, opens := st.d.Closer(lastByte(strings.TrimRight(first, " \t"))); lastSafe == 0 && more && opens {
+		if lastSafe == 0 && more && st.d.endsOpen(first) {
 			// The block s opens does not close within the lines it may
 			// run to (a long loop on a blank line): its opening line, as
 			// a one-line completion shows it, rather than nothing. The
@@ -97,8 +97,7 @@ func (st site) balance(s string, multiline, partial bool) string {
 		}
 		return s[:lastSafe]
 	}
-	trimmed := strings.TrimRight(s, " \t")
-	if _, opens := st.d.Closer(lastByte(trimmed)); !openString && opens {
+	if !openString && st.d.endsOpen(s) {
 		return s
 	}
 	if openString {
@@ -108,6 +107,13 @@ func (st site) balance(s string, multiline, partial bool) string {
 		s += string(closerOf(st.d, own[j]))
 	}
 	return s
+}
+
+// endsOpen reports whether s, trailing spaces aside, ends with an opening
+// bracket.
+func (d *dialect) endsOpen(s string) bool {
+	_, opens := d.Closer(lastByte(strings.TrimRight(s, " \t")))
+	return opens
 }
 
 // firstCodeLine returns s up to the end of its first line that is not

@@ -236,7 +236,7 @@ func closeBlock(s string, doc *text.Text, st site, plan Plan) string {
 		return s
 	}
 	lines := strings.Split(s, "\n")
-	if _, opens := st.d.Closer(lastByte(strings.TrimRight(s, " \t"))); len(lines) >= plan.MaxLines || opens {
+	if len(lines) >= plan.MaxLines || st.d.endsOpen(s) {
 		return s
 	}
 	indent := leadingSpace(st.before)

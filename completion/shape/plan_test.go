@@ -190,6 +190,7 @@ func TestFitPartialAddsNothing(t *testing.T) {
 		{"\n\tr, size := utf8.DecodeRuneInString", "\n\tr, size := utf8.DecodeRuneInString"},
 		{"\n\tr, size := utf8.DecodeRuneInString(s[i:", "\n\tr, size := utf8.DecodeRuneInString(s[i:"},
 		{"\n\tn := 0\n\tfor i := 0; i < len(s); {\n\t\ti++", "\n\tn := 0"},
+		{"\n\tn := 0\n\tm := 1\n\tfor i := 0; i < len(s); {\n\t\ti++", "\n\tn := 0\n\tm := 1"},
 	} {
 		got, ok := shape.FitPartial(doc, tree, cursor, p, tc.raw)
 		if !ok || got != tc.want {
