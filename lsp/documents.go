@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"go.lsp.dev/uri"
@@ -124,7 +125,14 @@ func newStore() *store { return &store{docs: map[uri.URI]*document{}} }
 
 // open adds or replaces a document. It does not parse: the first request
 // that needs the tree does, outside the store's lock.
+//
+// u and languageID are copied: strings decoded from a message may share
+// its memory (go.lsp.dev/protocol's decoders alias unescaped strings into
+// one copy of the whole message), and a document's URI, kept for as long
+// as the document is open, would otherwise keep all of its didOpen
+// message, the full text as JSON, alive beside the text itself.
 func (s *store) open(u uri.URI, languageID string, version int32, content string) *document {
+	u, languageID = uri.URI(strings.Clone(string(u))), strings.Clone(languageID)
 	d := &document{uri: u, path: pathOf(u), languageID: languageID, version: version, text: text.New(content),
 		moved: make(chan struct{})}
 	d.lang = syntax.Detect(languageID, d.path)
