@@ -381,7 +381,30 @@ func TestNeovim012InlineCompletion(t *testing.T) {
 	n.send("<Esc>")
 	n.typeThroughAndAccept(long.Text)
 	n.acceptWordLineDismiss(long.Text)
+	n.ghostWithoutTyping(long.Text)
 	n.quickEdit()
+}
+
+// ghostWithoutTyping checks that ghost text comes without a key typed:
+// on entering insert mode where a suggestion belongs (A at the end of
+// "\thello", and again after <Esc>), and on moving the cursor back there
+// in insert mode. Copilot and Neovim's own inline completion ask then
+// too; before, only typing asked.
+func (n *nvim) ghostWithoutTyping(wantGhost string) {
+	n.t.Helper()
+	n.send("<Esc>")
+	n.expr(`luaeval("vim.api.nvim_buf_set_lines(0, 3, 4, false, {'\thello'})")`)
+	n.send("4GA")
+	n.waitGhost(wantGhost)
+	n.send("<Esc>")
+	n.waitGhost("")
+	n.send("A")
+	n.waitGhost(wantGhost)
+	n.send("<Left>")
+	n.waitGhost("")
+	n.send("<Right>")
+	n.waitGhost(wantGhost)
+	n.send("<Esc>")
 }
 
 // acceptWordLineDismiss takes a word of the ghost text with <M-Right>,

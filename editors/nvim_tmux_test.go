@@ -87,3 +87,25 @@ require("wisp").setup{ init_options = { model = { provider = "openai-ws", endpoi
 		},
 	})
 }
+
+// TestNeovim012ModelDownIsSaidOnScreen: the model goes down while the
+// user types in insert mode, where Neovim keeps "-- INSERT --" in the
+// message line over anything the plugin echoes. The plugin says it again
+// once insert mode is left, so the person sees it on screen, not only in
+// :messages.
+func TestNeovim012ModelDownIsSaidOnScreen(t *testing.T) {
+	bin := nvim012(t)
+	requireFiles(t, "tmux", "/usr/bin/tmux")
+	ms := startModelServer(t, []reply{completeHello}, measured)
+	s, _ := startNvimTmux(t, bin, ms, "", "main.go", goSource)
+	ms.stop(t)
+	s.keys("4G", "A")
+	// Two seconds of typing: wisp learns of the refused connection at the
+	// first key, long before the last.
+	s.typePaced(100*time.Millisecond, "fmt.Println(x, y, z)")
+	s.keys("Escape")
+	s.waitScreen(10*time.Second, "wisp: model unavailable")
+	s.text(":qa!")
+	s.keys("Enter")
+	s.waitQuit("Neovim")
+}

@@ -3,7 +3,9 @@
 --
 -- One ghost per buffer, anchored at the cursor (row, byte col). Typing what
 -- the ghost shows keeps it (trimmed); any other change or cursor move clears
--- it and, after a short debounce, asks wisp again.
+-- it and, after a short debounce, asks wisp again. Entering insert mode
+-- (i, a, A, o, O) asks too, and so does a cursor move in insert mode to a
+-- place not asked about yet: the ghost is there before the first key.
 local bufstate = require("wisp.bufstate")
 local lsp = require("wisp.lsp")
 
@@ -18,6 +20,7 @@ M.namespace = ns
 --   request_id,         -- in-flight inlineCompletion request, or nil
 --   ghost,              -- { row, col, text } drawn now, or nil
 --   dismissed_tick,     -- changedtick at which the user dismissed, or nil
+--   asked,              -- { tick, row, col } of the last request, or nil
 -- }
 local state = {}
 
@@ -43,6 +46,7 @@ function M.clear(bufnr)
   end
   st.timer:stop()
   st.ghost = nil
+  st.asked = nil
   bufstate.reset(st, bufnr, ns)
 end
 
@@ -154,6 +158,7 @@ local function request(bufnr)
   end
   local row, col = cursor()
   local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  st.asked = { tick = tick, row = row, col = col }
   local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
   params.context = { triggerKind = 2 }
   local id
@@ -193,6 +198,9 @@ function M.on_partial(_, params)
   if params.version ~= nil and params.version ~= lsp.version(bufnr) then
     return
   end
+  if st.dismissed_tick == vim.api.nvim_buf_get_changedtick(bufnr) then
+    return -- dismissed: a stream's late pieces do not bring it back
+  end
   local client = vim.lsp.get_client_by_id(st.client_id)
   if client == nil then
     return
@@ -231,16 +239,31 @@ function follow(bufnr)
   end
 end
 
+-- asked_here reports whether the last request of st was for bufnr's text
+-- and cursor as they are now.
+local function asked_here(st, bufnr)
+  local a = st.asked
+  if a == nil or a.tick ~= vim.api.nvim_buf_get_changedtick(bufnr) then
+    return false
+  end
+  local row, col = cursor()
+  return a.row == row and a.col == col
+end
+
 -- on_change keeps a ghost the user is typing into, clears any other, and
--- asks again when the text changed (after config().debounce ms, if any).
+-- asks again (after config().debounce ms, if any) when the text changed,
+-- or when the cursor is where nothing was asked yet and no ghost shows
+-- (insert mode entered, the cursor moved): text_changed is false then.
 local function on_change(bufnr, text_changed)
   local st = state[bufnr]
   if st == nil then
     return
   end
   follow(bufnr)
-  if text_changed then
-    st.dismissed_tick = nil
+  if text_changed or (st.ghost == nil and not asked_here(st, bufnr)) then
+    if text_changed then
+      st.dismissed_tick = nil
+    end
     st.timer:stop()
     local wait = config().debounce or 0
     if wait <= 0 then
@@ -287,12 +310,15 @@ function M.accept(kind)
   return true
 end
 
--- dismiss hides the ghost text until the next change.
+-- dismiss hides the ghost text until the next change or cursor move.
 function M.dismiss()
   local bufnr = vim.api.nvim_get_current_buf()
   M.clear(bufnr)
-  if state[bufnr] ~= nil then
-    state[bufnr].dismissed_tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local st = state[bufnr]
+  if st ~= nil then
+    local row, col = cursor()
+    st.dismissed_tick = vim.api.nvim_buf_get_changedtick(bufnr)
+    st.asked = { tick = st.dismissed_tick, row = row, col = col } -- not asked again here
   end
 end
 
@@ -318,7 +344,14 @@ function M.attach(bufnr, client_id)
     group = group,
     buffer = bufnr,
     callback = function()
+      -- o and O open their line before InsertEnter: that is no typing,
+      -- but the new place is asked about once insert mode has begun.
       last_tick = vim.api.nvim_buf_get_changedtick(bufnr)
+      vim.schedule(function()
+        if in_insert() and vim.api.nvim_get_current_buf() == bufnr then
+          on_change(bufnr, false)
+        end
+      end)
     end,
   })
   vim.api.nvim_create_autocmd({ "InsertLeave", "BufLeave" }, {

@@ -83,9 +83,21 @@ local neutral = { generating = true }
 -- (false until then: a working model is assumed).
 local told_problem = false
 
--- say shows msg on one line of the command line, cut to fit, so that it
--- never wraps into a "Press ENTER" prompt that would swallow a keystroke.
-local function say(msg, hl)
+-- held is the last message said while insert mode's "-- INSERT --" hid
+-- it ({ msg, hl }), shown again once insert mode is left; nil otherwise.
+local held = nil
+
+-- hidden_by_mode reports whether a message echoed now would not be seen:
+-- with 'showmode', Neovim keeps the mode's name in the message line in
+-- insert and replace mode, over anything echoed there.
+local function hidden_by_mode()
+  local mode = vim.api.nvim_get_mode().mode:sub(1, 1)
+  return vim.o.showmode and (mode == "i" or mode == "R")
+end
+
+-- fit cuts msg to one line of the command line, so that it never wraps
+-- into a "Press ENTER" prompt that would swallow a keystroke.
+local function fit(msg)
   local room = vim.v.echospace
   if room == nil or room <= 0 then
     room = vim.o.columns - 12
@@ -93,9 +105,27 @@ local function say(msg, hl)
   if vim.fn.strdisplaywidth(msg) > room then
     msg = vim.fn.strcharpart(msg, 0, math.max(room - 1, 1)) .. "…"
   end
-  vim.api.nvim_echo({ { msg, hl } }, true, {})
+  return msg
+end
+
+-- say shows msg on one line of the command line and keeps it in
+-- :messages. Said in insert mode, where the mode's name hides it, it is
+-- shown again (not kept twice) when insert mode is left.
+local function say(msg, hl)
+  vim.api.nvim_echo({ { fit(msg), hl } }, true, {})
+  held = hidden_by_mode() and { msg, hl } or nil
 end
 M.say = say
+
+-- show_held shows the message insert mode hid, if any.
+local function show_held()
+  if held == nil or hidden_by_mode() then
+    return
+  end
+  local h = held
+  held = nil
+  vim.api.nvim_echo({ { fit(h[1]), h[2] } }, false, {})
+end
 
 -- announce tells the user msg when the model's health changes to problem
 -- (true) or back to working (false), and nothing otherwise.
@@ -363,6 +393,13 @@ function M.setup(opts)
   end
   require("wisp.highlight").setup()
   local group = vim.api.nvim_create_augroup("wisp", { clear = true })
+  vim.api.nvim_create_autocmd("InsertLeave", {
+    group = group,
+    pattern = "*",
+    callback = function()
+      vim.schedule(show_held)
+    end,
+  })
   vim.api.nvim_create_autocmd("FileType", {
     group = group,
     pattern = "*",
