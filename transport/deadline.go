@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -122,8 +123,14 @@ func (dm *deadlineModel) Generate(ctx context.Context, req Request, onDelta func
 	if hc, ok := dm.inner.(HealthChecker); ok {
 		hc.CheckHealth()
 	}
+	msg := why.Error()
+	var e *Error
+	if errors.As(err, &e) && e.Code == codeConnecting {
+		// The model was never reached: say so, not that it sent nothing.
+		msg = fmt.Sprintf("%s (no connection within %s)", e.Message, why.limit)
+	}
 	res.FinishReason = "stalled"
-	return res, &Error{Kind: KindUnavailable, Code: "stalled", Message: why.Error()}
+	return res, &Error{Kind: KindUnavailable, Code: "stalled", Message: msg}
 }
 
 // Warm implements Warmer by warming the inner model, if it can be.

@@ -94,6 +94,26 @@ func cancelled(ctx context.Context) *Error {
 	return &Error{Kind: KindCancelled, Message: "generation cancelled", Err: context.Cause(ctx)}
 }
 
+// codeConnecting is the Code of the error a request gets when its context
+// ended while it waited for a connection (endpoint.endedConnecting).
+const codeConnecting = "connecting"
+
+// endedConnecting is the error a request gets when ctx ended while it
+// waited for a connection to ep: cancelled or timed out (a deadline, or
+// WithDeadlines' first-token bound) while connecting, never a wait for a
+// token from a model it never reached. It is KindCancelled, as any end
+// of the caller's context is.
+func (ep endpoint) endedConnecting(ctx context.Context) *Error {
+	cause := context.Cause(ctx)
+	what := "cancelled"
+	var stall *stallError
+	if errors.Is(cause, context.DeadlineExceeded) || errors.As(cause, &stall) {
+		what = "timed out"
+	}
+	return &Error{Kind: KindCancelled, Code: codeConnecting,
+		Message: fmt.Sprintf("%s while connecting to model endpoint %s", what, ep.host), Err: cause}
+}
+
 // endpoint describes where a provider sends requests, for error messages.
 // It holds the key only to scrub it from anything we report.
 type endpoint struct {

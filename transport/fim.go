@@ -130,7 +130,7 @@ func NewFIM(cfg FIMConfig) (*FIMModel, error) {
 func (m *FIMModel) Warm(ctx context.Context) error { return m.http.warm(ctx) }
 
 // Close drops idle connections. It does not wait for generations in
-// flight: they fail with KindUnavailable.
+// flight, or a Warm under way: they fail with KindUnavailable at once.
 func (m *FIMModel) Close() error {
 	m.http.close()
 	return nil

@@ -60,8 +60,12 @@ func newHTTPClient(u *url.URL, ep endpoint, newConnPerRequest bool, log *zap.Log
 
 // warm opens a connection to the endpoint's host ahead of the first
 // request, leaving it idle in the pool. Any HTTP answer will do; the key is
-// not sent.
+// not sent. It ends when ctx ends or at close, like a generation.
 func (h *httpClient) warm(ctx context.Context) error {
+	caller := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(h.life, cancel)()
 	base := url.URL{Scheme: h.url.Scheme, Host: h.url.Host, Path: "/"}
 	req, err := http.NewRequestWithContext(ctx, http.MethodHead, base.String(), nil)
 	if err != nil {
@@ -69,8 +73,11 @@ func (h *httpClient) warm(ctx context.Context) error {
 	}
 	resp, err := h.client.Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
-			return cancelled(ctx)
+		switch {
+		case caller.Err() != nil:
+			return h.ep.endedConnecting(caller)
+		case ctx.Err() != nil:
+			return h.ep.unavailable("model closed", nil)
 		}
 		return h.ep.unavailable("warm", err)
 	}

@@ -90,7 +90,7 @@ func NewSSE(cfg SSEConfig) (*SSEModel, error) {
 func (m *SSEModel) Warm(ctx context.Context) error { return m.http.warm(ctx) }
 
 // Close drops idle connections. It does not wait for generations in
-// flight: they fail with KindUnavailable.
+// flight, or a Warm under way: they fail with KindUnavailable at once.
 func (m *SSEModel) Close() error {
 	m.http.close()
 	return nil

@@ -231,3 +231,42 @@ func TestSSECloseFailsInFlight(t *testing.T) {
 	}
 	recv(t, gone)
 }
+
+// A request to an endpoint that took the connection and never answers
+// ends as soon as its context does, and Close ends one in flight and a
+// Warm under way, rather than leaving them to the transport's timeouts.
+func TestSSEEndsWhileServerHangs(t *testing.T) {
+	hs := newHungServer(t)
+	m, err := NewSSE(SSEConfig{Endpoint: "http://" + hs.addr + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 3)
+	go func() {
+		_, err := m.Generate(ctx, Request{}, nil)
+		errc <- err
+	}()
+	recv(t, hs.asked)
+	cancel()
+	if err := promptly(t, errc, "the cancelled request"); !IsCancelled(err) {
+		t.Errorf("cancelled request: err = %v, want cancelled", err)
+	}
+
+	go func() {
+		_, err := m.Generate(context.Background(), Request{}, nil)
+		errc <- err
+	}()
+	go func() { errc <- m.Warm(context.Background()) }()
+	recv(t, hs.asked)
+	recv(t, hs.asked)
+	m.Close()
+	for range 2 {
+		if err := promptly(t, errc, "a request after Close"); KindOf(err) != KindUnavailable {
+			t.Errorf("after Close: err = %v, want unavailable", err)
+		}
+	}
+}

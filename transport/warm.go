@@ -23,6 +23,6 @@ func (m *WSModel) WarmPrompt(ctx context.Context, req Request) error {
 	no := false
 	create := m.create(req)
 	create.MaxOutputTokens, create.Generate = 0, &no
-	_, err := m.generateOnce(ctx, newSink(req, func(string) {}), create)
+	_, _, err := m.generateOnce(ctx, newSink(req, func(string) {}), create)
 	return err
 }

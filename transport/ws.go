@@ -134,9 +134,10 @@ func (m *WSModel) Warm(ctx context.Context) error {
 	return err
 }
 
-// Close closes every connection. It does not wait for generations in
-// flight: they fail with KindUnavailable. It waits for the connections'
-// goroutines to exit.
+// Close closes every connection and ends a dial in progress, even one
+// stuck in its handshake. It does not wait for generations in flight:
+// they fail with KindUnavailable. It waits for the connections' and the
+// dial's goroutines to exit, which they do at once.
 func (m *WSModel) Close() error {
 	m.mu.Lock()
 	if m.closed {
@@ -157,19 +158,22 @@ func (m *WSModel) Close() error {
 }
 
 // Generate sends one response.create on the shared connection and relays
-// its deltas. A request that fails with KindUnavailable before any text
-// arrived (a stale, retiring or aged-out connection) is sent once more on
-// a fresh connection; one the endpoint refused for its limits is sent
-// again, up to wsMaxResends times, once the connection has room.
+// its deltas. A request that fails with KindUnavailable on a connection
+// before any text arrived (a stale, retiring or aged-out connection) is
+// sent once more on a fresh connection; one the endpoint refused for its
+// limits is sent again, up to wsMaxResends times, once the connection has
+// room. A request that got no connection (the dial failed, or the model
+// is closed) fails with that error: dialling again at once would only
+// meet the redial gate.
 func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
 	create := m.create(req)
 	s := newSink(req, onDelta)
 	redialled, resends := false, 0
 	for {
-		res, err := m.generateOnce(ctx, s, create)
+		res, placed, err := m.generateOnce(ctx, s, create)
 		var refused *refusedError
 		switch {
-		case err == nil || ctx.Err() != nil || s.ttft != 0:
+		case err == nil || !placed || ctx.Err() != nil || s.ttft != 0:
 		case errors.As(err, &refused) && resends < wsMaxResends:
 			resends++
 			m.log.Debug("endpoint refused the request; sending it again", zap.Error(err))
@@ -202,30 +206,32 @@ func (m *WSModel) create(req Request) wsCreate {
 
 func (m *WSModel) wire(req Request) (any, error) { return m.create(req), nil }
 
-func (m *WSModel) generateOnce(ctx context.Context, s *sink, create wsCreate) (Result, error) {
+// generateOnce sends create on a connection and waits for its response.
+// placed reports whether it got a connection at all.
+func (m *WSModel) generateOnce(ctx context.Context, s *sink, create wsCreate) (res Result, placed bool, err error) {
 	l := newLane(s)
 	c, err := m.place(ctx, l)
 	if err != nil {
-		return Result{}, err
+		return Result{}, false, err
 	}
 	create.StreamID = l.id
 	frame, err := json.Marshal(create)
 	if err != nil {
 		c.release(l)
-		return Result{}, fmt.Errorf("encode response.create: %w", err)
+		return Result{}, true, fmt.Errorf("encode response.create: %w", err)
 	}
 	if err := c.send(frame); err != nil {
 		c.release(l)
-		return Result{}, err
+		return Result{}, true, err
 	}
 	select {
 	case <-l.done:
-		return l.result, l.err
+		return l.result, true, l.err
 	case <-ctx.Done():
 		if c.abandon(l) {
-			return l.result, l.err
+			return l.result, true, l.err
 		}
-		return s.partial("cancelled"), cancelled(ctx)
+		return s.partial("cancelled"), true, cancelled(ctx)
 	}
 }
 

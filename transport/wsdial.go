@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"time"
 
@@ -66,11 +66,13 @@ type dialAttempt struct {
 
 // conn returns a connection that takes new requests, dialling when there
 // is none. Only one dial runs at a time; the others wait for it and share
-// its outcome. The dial itself runs until it ends (bounded by the
-// handshake timeout) even when ctx ends first, so a connection that a
-// cancelled keystroke started serves the next one. After a failed dial a
-// request within the gate's step fails at once (the caller answers
-// empty), and the first request after it dials.
+// its outcome. A request stops waiting as soon as ctx ends, with an error
+// that says it was still connecting; the dial itself runs on until it
+// ends (bounded by the handshake timeout) or Close, so a connection that
+// a cancelled keystroke started serves the next one. After a failed dial
+// a request within the gate's step fails at once with that dial's error
+// (the caller answers empty; when the next dial may come is the gate's
+// business, not the caller's), and the first request after it dials.
 func (m *WSModel) conn(ctx context.Context) (*wsConn, error) {
 	for {
 		m.mu.Lock()
@@ -88,10 +90,10 @@ func (m *WSModel) conn(ctx context.Context) (*wsConn, error) {
 		}
 		a := m.dialing
 		if a == nil {
-			if wait := time.Until(m.gate.requestAt()); wait > 0 {
+			if time.Now().Before(m.gate.requestAt()) {
 				err := m.gate.err
 				m.mu.Unlock()
-				return nil, fmt.Errorf("reconnecting in %s: %w", wait.Round(time.Millisecond), err)
+				return nil, err
 			}
 			a = &dialAttempt{done: make(chan struct{})}
 			m.dialing = a
@@ -105,7 +107,7 @@ func (m *WSModel) conn(ctx context.Context) (*wsConn, error) {
 			// longer fresh: a request never loops on dials.
 			return a.conn, a.err
 		case <-ctx.Done():
-			return nil, cancelled(ctx)
+			return nil, m.ep.endedConnecting(ctx)
 		}
 	}
 }
@@ -145,8 +147,27 @@ func (m *WSModel) dialFor(a *dialAttempt) {
 }
 
 // dial opens a WebSocket, turning a refused handshake into a typed error.
+// It returns as soon as ctx ends: gorilla/websocket honours a deadline
+// while it waits for the upgrade but not a cancellation, so the raw
+// connection is closed when ctx ends, which ends any read or write the
+// handshake is blocked in.
 func (m *WSModel) dial(ctx context.Context) (*websocket.Conn, error) {
-	ws, resp, err := m.dialer.DialContext(ctx, m.url, m.header)
+	d := m.dialer
+	// unwatch stops the closing once the dial is over; set by
+	// NetDialContext, which DialContext calls on this goroutine.
+	var unwatch func() bool
+	d.NetDialContext = func(dctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(dctx, network, addr)
+		if err == nil {
+			unwatch = context.AfterFunc(ctx, func() { _ = c.Close() })
+		}
+		return c, err
+	}
+	ws, resp, err := d.DialContext(ctx, m.url, m.header)
+	if unwatch != nil && !unwatch() && err == nil {
+		_ = ws.Close() // ctx ended, closing the connection, as the handshake succeeded
+		err = ctx.Err()
+	}
 	if err == nil {
 		return ws, nil
 	}

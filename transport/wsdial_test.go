@@ -2,7 +2,11 @@ package transport
 
 import (
 	"context"
+	"io"
+	"net"
 	"net/http"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -63,5 +67,177 @@ func TestWSDialOutlivesCancelledRequest(t *testing.T) {
 	}
 	if n := handshakes.Load(); n != 1 {
 		t.Fatalf("%d handshakes, want 1: the first dial should have served the next request", n)
+	}
+}
+
+// hungServer accepts TCP connections and never answers: a WebSocket
+// handshake or an HTTP request sent to it waits until the client gives up.
+type hungServer struct {
+	addr  string
+	asked chan struct{} // a value per connection whose client sent its request
+}
+
+func newHungServer(t *testing.T) *hungServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &hungServer{addr: ln.Addr().String(), asked: make(chan struct{}, 16)}
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		conns  []net.Conn // guarded by mu
+		closed bool       // guarded by mu
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			if closed {
+				c.Close()
+			}
+			conns = append(conns, c)
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if n, _ := c.Read(make([]byte, 4096)); n > 0 {
+					hs.asked <- struct{}{}
+				}
+				_, _ = io.Copy(io.Discard, c) // until either side closes it
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		closed = true
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return hs
+}
+
+func newHungWS(t *testing.T, hs *hungServer) *WSModel {
+	t.Helper()
+	m, err := NewWS(WSConfig{Endpoint: "ws://" + hs.addr + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+// promptly waits for a value that must come at once. The bound is
+// generous, for a loaded machine, and far below the ten seconds of the
+// handshake timeout, which is what a dial that ignores cancellation waits.
+func promptly[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(3 * time.Second):
+		t.Fatalf("%s: still waiting after 3s", what)
+		panic("unreachable")
+	}
+}
+
+// A request waiting for a connection whose handshake hangs stops waiting
+// when its context ends, and its error says it was still connecting:
+// cancelled, timed out, or (under WithDeadlines) no connection within the
+// first-token bound, not a model that sent no token.
+func TestWSRequestEndsWhileHandshakeHangs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// timeout bounds the request's context; firstToken, its
+		// WithDeadlines. With neither, the context is cancelled once the
+		// server has the handshake.
+		timeout, firstToken time.Duration
+		kind                ErrorKind
+		want                string
+	}{
+		{name: "cancelled", kind: KindCancelled, want: "cancelled while connecting to model endpoint"},
+		{name: "deadline", timeout: 50 * time.Millisecond, kind: KindCancelled, want: "timed out while connecting to model endpoint"},
+		{name: "first-token bound", firstToken: 50 * time.Millisecond, kind: KindUnavailable, want: "timed out while connecting to model endpoint"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hs := newHungServer(t)
+			m := newHungWS(t, hs)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.timeout > 0 {
+				var stop context.CancelFunc
+				ctx, stop = context.WithTimeout(ctx, tc.timeout)
+				defer stop()
+			}
+			var gen Model = m
+			if tc.firstToken > 0 {
+				gen = WithDeadlines(m, Deadlines{FirstToken: tc.firstToken})
+			}
+			errc := make(chan error, 1)
+			go func() {
+				_, err := gen.Generate(ctx, Request{}, nil)
+				errc <- err
+			}()
+			if tc.timeout == 0 && tc.firstToken == 0 {
+				recv(t, hs.asked)
+				cancel()
+			}
+			err := promptly(t, errc, "the request")
+			if KindOf(err) != tc.kind || !strings.Contains(err.Error(), tc.want) ||
+				!strings.Contains(err.Error(), hs.addr) || strings.Contains(err.Error(), "first token") {
+				t.Errorf("err = %v (kind %v), want kind %v saying %q and the endpoint", err, KindOf(err), tc.kind, tc.want)
+			}
+		})
+	}
+}
+
+// Close ends a dial stuck in its handshake instead of waiting it out
+// (gorilla/websocket honours the handshake timeout there, not a
+// cancellation), and the request that waited for the dial fails as closed.
+func TestWSCloseEndsHungHandshake(t *testing.T) {
+	hs := newHungServer(t)
+	m := newHungWS(t, hs)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := m.Generate(context.Background(), Request{}, nil)
+		errc <- err
+	}()
+	recv(t, hs.asked) // the handshake is under way
+	closed := make(chan struct{})
+	go func() { m.Close(); close(closed) }()
+	promptly(t, closed, "Close")
+	if err := promptly(t, errc, "the request"); KindOf(err) != KindUnavailable {
+		t.Errorf("err = %v, want unavailable after Close", err)
+	}
+}
+
+// A request whose dial is refused fails with the dial's error. It is not
+// sent again, which would only meet the redial gate and report
+// "reconnecting in …" to a caller that asked once; a request the gate
+// holds back (the next one, unless the machine is slow) fails with the
+// same error.
+func TestWSRefusedDialIsTheError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	m := newHungWS(t, &hungServer{addr: addr})
+	for i := range 2 {
+		_, err = m.Generate(context.Background(), Request{}, nil)
+		if KindOf(err) != KindUnavailable || !strings.Contains(err.Error(), addr) || strings.Contains(err.Error(), "reconnecting") {
+			t.Errorf("request %d: err = %v, want the unreachable endpoint's dial error", i+1, err)
+		}
 	}
 }
