@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -139,8 +140,12 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "wisp complete:", err)
 		return 1
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "wisp complete: timed out")
+	if err := ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			fmt.Fprintf(stderr, "wisp complete: timed out after %s\n", *timeout)
+		} else {
+			fmt.Fprintln(stderr, "wisp complete: interrupted")
+		}
 		return 1
 	}
 	if !*asJSON {

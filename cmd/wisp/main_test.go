@@ -49,7 +49,13 @@ func modelEnv(t *testing.T, replies ...modelserver.Reply) []string {
 	}
 	go ms.Serve(l)
 	t.Cleanup(ms.Close)
-	return []string{"WISP_PROVIDER=openai-ws", "WISP_ENDPOINT=ws://" + l.Addr().String() + "/v1/responses", "WISP_MODEL=test",
+	return wsEnv(t, l.Addr().String())
+}
+
+// wsEnv returns the environment that points wisp's openai-ws model at a
+// server listening at addr, with a configuration of its own.
+func wsEnv(t *testing.T, addr string) []string {
+	return []string{"WISP_PROVIDER=openai-ws", "WISP_ENDPOINT=ws://" + addr + "/v1/responses", "WISP_MODEL=test",
 		"XDG_CONFIG_HOME=" + t.TempDir(), "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
 }
 
