@@ -30,7 +30,7 @@ func editFileErr(ctx context.Context, model transport.Model, instruction string,
 	if err != nil {
 		return err
 	}
-	if err := checkText(data); err != nil {
+	if err := CheckText(data); err != nil {
 		return err
 	}
 	doc := text.New(string(data))
@@ -93,9 +93,11 @@ func readTarget(path string, write bool) ([]byte, error) {
 	return readAndClose(f, path, err)
 }
 
-// checkText refuses data that is not text: a NUL byte or invalid UTF-8 in
-// its first 8 KB (a character cut by the 8 KB boundary is fine).
-func checkText(data []byte) error {
+// CheckText refuses data that is not text, with an error wrapping
+// ErrBinary: a NUL byte or invalid UTF-8 in its first 8 KB (a character
+// cut by the 8 KB boundary is fine). wisp edit, complete and context all
+// refuse through it.
+func CheckText(data []byte) error {
 	head := data[:min(len(data), sniffLen)]
 	if len(data) > sniffLen {
 		for i := len(head) - 1; i >= 0 && i >= len(head)-utf8.UTFMax; i-- {

@@ -182,11 +182,11 @@ func TestFileResultJSON(t *testing.T) {
 
 func TestCheckTextAllowsCharacterCutAt8K(t *testing.T) {
 	data := []byte(strings.Repeat("a", sniffLen-1) + "é")
-	if err := checkText(data); err != nil {
-		t.Errorf("checkText: %v", err)
+	if err := CheckText(data); err != nil {
+		t.Errorf("CheckText: %v", err)
 	}
-	if err := checkText([]byte(strings.Repeat("a", 100) + "\xff")); !errors.Is(err, ErrBinary) {
-		t.Errorf("checkText of invalid UTF-8 = %v, want ErrBinary", err)
+	if err := CheckText([]byte(strings.Repeat("a", 100) + "\xff")); !errors.Is(err, ErrBinary) {
+		t.Errorf("CheckText of invalid UTF-8 = %v, want ErrBinary", err)
 	}
 }
 

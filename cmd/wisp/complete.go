@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"go.uber.org/zap"
@@ -37,9 +36,14 @@ func loadCursor(ctx context.Context, arg string) (*cursorFile, error) {
 	if t.Line == 0 {
 		return nil, fmt.Errorf("%s: give the cursor as FILE:LINE:COL", arg)
 	}
-	data, err := os.ReadFile(t.Path)
+	// The same checks as wisp edit's: a regular file (a FIFO would
+	// block), and text.
+	data, err := edits.ReadRegular(t.Path)
 	if err != nil {
 		return nil, err
+	}
+	if err := edits.CheckText(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Path, err)
 	}
 	f := &cursorFile{path: t.Path, doc: text.New(string(data))}
 	if f.cursor, _, err = t.Offsets(f.doc); err != nil {
