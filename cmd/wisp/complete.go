@@ -61,6 +61,14 @@ func (f *cursorFile) query() completion.Query {
 	return completion.Query{URI: f.path, Path: f.path, Text: f.doc, Tree: f.tree, Cursor: f.cursor}
 }
 
+// position is the cursor as FILE:LINE:COL named it: lines broken where
+// the text package breaks them (a lone "\r" too, unlike a tree-sitter
+// row), columns in bytes, both from 1.
+func (f *cursorFile) position() jsonPos {
+	p, _ := f.doc.Position(f.cursor, text.UTF8) // f.cursor lies in f.doc
+	return jsonPos{Line: p.Line + 1, Col: p.Character + 1}
+}
+
 func (f *cursorFile) close() {
 	if f.tree != nil {
 		f.tree.Close()
@@ -156,8 +164,7 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stdout, sugg.Text)
 		return 0
 	}
-	p := f.doc.Point(f.cursor)
-	pos := jsonPos{Line: p.Row + 1, Col: p.Column + 1}
+	pos := f.position()
 	out := completeResult{File: f.path, Text: sugg.Text, Range: jsonSpan{pos, pos}, Source: string(sugg.Source),
 		TTFTMs: ms(sugg.TTFT), Total: ms(sugg.Total), Index: report}
 	enc := json.NewEncoder(stdout)
@@ -228,8 +235,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "wisp context:", err)
 		return 1
 	}
-	p := f.doc.Point(f.cursor)
-	out.Cursor = jsonPos{Line: p.Row + 1, Col: p.Column + 1}
+	out.Cursor = f.position()
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	enc.Encode(out)
