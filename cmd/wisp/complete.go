@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"go.uber.org/zap"
@@ -22,10 +23,14 @@ import (
 // cursorFile is a file read for a headless command, with the cursor a
 // FILE:LINE:COL argument names and its syntax tree.
 type cursorFile struct {
-	path   string
-	doc    *text.Text
-	tree   *syntax.Tree // nil for languages wisp cannot parse
-	cursor int
+	// name is the file as the argument named it, for the user; path is it
+	// made absolute, for the engine, so that what the model is shown
+	// (paths relative to the workspace) does not depend on the working
+	// directory.
+	name, path string
+	doc        *text.Text
+	tree       *syntax.Tree // nil for languages wisp cannot parse
+	cursor     int
 }
 
 func loadCursor(ctx context.Context, arg string) (*cursorFile, error) {
@@ -45,7 +50,11 @@ func loadCursor(ctx context.Context, arg string) (*cursorFile, error) {
 	if err := edits.CheckText(data); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Path, err)
 	}
-	f := &cursorFile{path: t.Path, doc: text.New(string(data))}
+	abs, err := filepath.Abs(t.Path)
+	if err != nil {
+		return nil, err
+	}
+	f := &cursorFile{name: t.Path, path: abs, doc: text.New(string(data))}
 	if f.cursor, _, err = t.Offsets(f.doc); err != nil {
 		return nil, err
 	}
@@ -165,7 +174,7 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 0
 	}
 	pos := f.position()
-	out := completeResult{File: f.path, Text: sugg.Text, Range: jsonSpan{pos, pos}, Source: string(sugg.Source),
+	out := completeResult{File: f.name, Text: sugg.Text, Range: jsonSpan{pos, pos}, Source: string(sugg.Source),
 		TTFTMs: ms(sugg.TTFT), Total: ms(sugg.Total), Index: report}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
@@ -227,10 +236,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *budget > 0 {
 		cfg.Completion.Budget = *budget
 	}
-	out := contextResult{File: f.path, Provider: cfg.Model.Provider, Index: report}
+	out := contextResult{File: f.name, Provider: cfg.Model.Provider, Index: report}
 	q := f.query()
 	q.Workspace = ix
 	out.Built = completion.BuildRequest(q, cfg.Completion.Budget, 0, cfg.Completion.LookAhead)
+	out.Context = out.Context.Shown()
 	if out.Wire, err = provider.Wire(cfg.Model, out.Request); err != nil {
 		fmt.Fprintln(stderr, "wisp context:", err)
 		return 1

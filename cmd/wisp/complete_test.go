@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,6 +53,60 @@ func TestCompletePositionWithLoneCR(t *testing.T) {
 			if got != (jsonPos{Line: 3, Col: 1}) {
 				t.Errorf("wisp %s on %q at 3:1 reported %+v", args[0], src, got)
 			}
+		}
+	}
+}
+
+// What complete and context show the model does not depend on the
+// working directory: paths are relative to the workspace however the
+// file was named, and so are the pieces context prints.
+func TestContextPathsIndependentOfWorkingDirectory(t *testing.T) {
+	env := modelEnv(t, modelserver.Reply{Text: "x"})
+	top := t.TempDir()
+	ws := filepath.Join(top, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, ws, "conn.go", contextSrc, 0o644)
+	sibling := filepath.Join(top, "other")
+	if err := os.Mkdir(sibling, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Count(contextSrc[:strings.Index(contextSrc, "\tcount := \n")], "\n") + 1
+	cursor := "conn.go:" + itoa(line) + ":11"
+	var first string
+	for _, c := range []struct{ dir, path string }{
+		{ws, cursor}, {top, "ws/" + cursor}, {sibling, "../ws/" + cursor}, {sibling, filepath.Join(ws, cursor)},
+	} {
+		out, errOut, code := runIn(t, c.dir, env, "", "context", c.path, "--json")
+		if code != 0 {
+			t.Fatalf("context %s in %s: exit %d: %s", c.path, c.dir, code, errOut)
+		}
+		var res struct {
+			File    string `json:"file"`
+			Context struct {
+				Pieces []struct{ Path string } `json:"pieces"`
+			} `json:"context"`
+			Request json.RawMessage `json:"request"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.File != strings.TrimSuffix(c.path, ":"+itoa(line)+":11") {
+			t.Errorf("file %q, want the file as named, %q", res.File, c.path)
+		}
+		for _, p := range res.Context.Pieces {
+			if p.Path != "conn.go" {
+				t.Errorf("context %s in %s: a piece's path is %q, want conn.go", c.path, c.dir, p.Path)
+			}
+		}
+		if first == "" {
+			first = string(res.Request)
+			if !strings.Contains(first, `"path": "conn.go"`) || strings.Contains(first, top) {
+				t.Fatalf("the request does not name the file relative to the workspace:\n%s", first)
+			}
+		} else if string(res.Request) != first {
+			t.Errorf("context %s in %s: the request differs from the one made in the workspace:\n%s\nwant\n%s", c.path, c.dir, res.Request, first)
 		}
 	}
 }

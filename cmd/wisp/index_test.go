@@ -59,7 +59,7 @@ func TestContextUsesWorkspaceIndex(t *testing.T) {
 	first, errOut := runContext()
 	var defs []string
 	for _, p := range first.Context.Pieces {
-		if p.Kind == "definition" && p.Path == filepath.Join(root, "store", "store.go") {
+		if p.Kind == "definition" && p.Path == "store/store.go" {
 			defs = append(defs, p.Text)
 		}
 	}

@@ -69,10 +69,21 @@ func run(t *testing.T, env []string, stdin string, args ...string) (string, stri
 // run that does not end within hangGuard is killed and fails the test.
 func runAs(t *testing.T, cred *syscall.Credential, env []string, stdin string, args ...string) (string, string, int) {
 	t.Helper()
+	return runProc(t, cred, "", env, stdin, args...)
+}
+
+// runIn is run in the working directory dir.
+func runIn(t *testing.T, dir string, env []string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	return runProc(t, nil, dir, env, stdin, args...)
+}
+
+func runProc(t *testing.T, cred *syscall.Credential, dir string, env []string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, wispBin, args...)
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin = strings.NewReader(stdin)
 	if cred != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}

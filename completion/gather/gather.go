@@ -10,6 +10,7 @@ package gather
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wisp-lsp/wisp/completion/history"
@@ -54,7 +55,7 @@ type Input struct {
 }
 
 // Context is the chosen context. It is JSON-friendly: `wisp context --json`
-// prints it as is.
+// prints it with its pieces' paths as the prompt shows them (Shown).
 type Context struct {
 	// Prefix and Suffix are the document text just before and after the
 	// cursor (they are also the last two Pieces).
@@ -271,6 +272,16 @@ func pathTokens(path string) int { return (len(path) + 3) / 4 }
 // workspace root when it lies inside it (no folder of the user's
 // machine reaches the model, and fewer tokens), else as given.
 func (g *gatherer) display(path string) string { return displayPath(g.root, path) }
+
+// Shown returns c with each piece's path as the prompt shows it
+// (relative to Root when inside it), for printing c beside the request.
+func (c Context) Shown() Context {
+	c.Pieces = slices.Clone(c.Pieces)
+	for i := range c.Pieces {
+		c.Pieces[i].Path = displayPath(c.Root, c.Pieces[i].Path)
+	}
+	return c
+}
 
 func displayPath(root, path string) string {
 	if root == "" || !filepath.IsAbs(path) {
