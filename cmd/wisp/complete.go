@@ -127,7 +127,7 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	defer f.close()
-	cfg, _, err := loadConfig(sets)
+	cfg, err := loadConfigWarn(sets, "wisp complete", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp complete:", err)
 		return 1
@@ -222,7 +222,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	defer f.close()
-	cfg, _, err := loadConfig(sets)
+	cfg, err := loadConfigWarn(sets, "wisp context", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp context:", err)
 		return 1

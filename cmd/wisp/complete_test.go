@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,6 +108,43 @@ func TestContextPathsIndependentOfWorkingDirectory(t *testing.T) {
 			}
 		} else if string(res.Request) != first {
 			t.Errorf("context %s in %s: the request differs from the one made in the workspace:\n%s\nwant\n%s", c.path, c.dir, res.Request, first)
+		}
+	}
+}
+
+// withConfig returns env with XDG_CONFIG_HOME pointing at a folder whose
+// wisp/config.toml holds toml.
+func withConfig(t *testing.T, env []string, toml string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "wisp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "wisp"), "config.toml", toml, 0o644)
+	return append(slices.Clone(env), "XDG_CONFIG_HOME="+dir) // the last one wins
+}
+
+// complete, context and edit say on stderr, once each, which settings
+// they ignored, and keep stdout for their result.
+func TestCommandsPrintConfigWarnings(t *testing.T) {
+	env := withConfig(t, modelEnv(t, modelserver.Reply{Text: "x"}),
+		"[model]\nprovider = 5\nendpont = \"wss://example.com\"\n\n[completion]\nbudgt = 3000\nbudget = \"big\"\n")
+	p := writeFile(t, t.TempDir(), "sum.go", sumSrc, 0o644)
+	for _, args := range [][]string{{"complete", p + ":4:2"}, {"context", p + ":4:2", "--json"}, {"edit", p + ":4", "-m", "x"}} {
+		out, errOut, code := run(t, env, "", args...)
+		if code == 2 && args[0] != "edit" || code > 2 {
+			t.Fatalf("wisp %s: exit %d: %s", args[0], code, errOut)
+		}
+		for _, key := range []string{`"model.provider"`, `"model.endpont"`, `"completion.budgt"`, `"completion.budget"`} {
+			if n := strings.Count(errOut, key); n != 1 {
+				t.Errorf("wisp %s: stderr names %s %d times, want once:\n%s", args[0], key, n, errOut)
+			}
+			if strings.Contains(out, key) {
+				t.Errorf("wisp %s: a warning on stdout:\n%s", args[0], out)
+			}
+		}
+		if !strings.Contains(errOut, "wisp "+args[0]+": warning: ") {
+			t.Errorf("wisp %s: warnings not attributed to the command:\n%s", args[0], errOut)
 		}
 	}
 }

@@ -84,7 +84,7 @@ func runEdit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			targets = append(targets, t)
 		}
 	}
-	cfg, _, err := loadConfig(sets)
+	cfg, err := loadConfigWarn(sets, "wisp edit", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp edit:", err)
 		return exitTrouble

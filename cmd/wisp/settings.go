@@ -2,7 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/wisp-lsp/wisp/config"
@@ -31,4 +34,18 @@ func loadConfig(sets *setFlags) (config.Config, []string, error) {
 	}
 	cfg, w, err := cfg.Override(*sets, config.SourceFlag)
 	return cfg, append(warnings, w...), err
+}
+
+// loadConfigWarn is loadConfig for a command whose stdout is its result
+// (complete, context, edit): each warning — an unknown key, a value of
+// the wrong type, kept at its default — is printed once on stderr,
+// after the command's name, where a script's output does not see it.
+func loadConfigWarn(sets *setFlags, command string, stderr io.Writer) (config.Config, error) {
+	cfg, warnings, err := loadConfig(sets)
+	for i, w := range warnings {
+		if !slices.Contains(warnings[:i], w) {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", command, w)
+		}
+	}
+	return cfg, err
 }
