@@ -285,6 +285,11 @@ func (c Config) applyEach(flat map[string]any, sourceOf func(string) string, tru
 	var warnings []string
 	for _, name := range names {
 		k, ok := keyByName(name)
+		if !ok && isKeySetting(name) {
+			warnings = append(warnings, fmt.Sprintf("setting %q (%s) ignored: keys live only in the environment, never in configuration; "+
+				"put the key in an environment variable and name that variable in apiKeyEnv", name, sourceOf(name)))
+			continue
+		}
 		if !ok {
 			warnings = append(warnings, fmt.Sprintf("unknown setting %q (%s)", name, sourceOf(name)))
 			continue

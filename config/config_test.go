@@ -104,3 +104,60 @@ func TestMalformedFileIsAnError(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A key pasted where its variable's name belongs, or set as a setting of
+// its own, is refused from every layer, and no warning, setting or
+// refusal repeats it.
+func TestKeysAreNeverSettings(t *testing.T) {
+	const secret = "sk-secret-123"
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "wisp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "wisp", "config.toml"), []byte(`
+apiKey = "`+secret+`"
+[model]
+apiKeyEnv = "`+secret+`"
+apiKey = "`+secret+`"
+[edit.model]
+apiKeyEnv = "`+secret+`"
+`), 0o644)
+	c, warnings, err := Load(env(map[string]string{"XDG_CONFIG_HOME": dir, "WISP_API_KEY_ENV": secret, "WISP_EDIT_API_KEY_ENV": "MY_KEY_2"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, w, err := c.Override([]string{"model.apiKeyEnv=" + secret, "model.apiKey=" + secret}, SourceFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warnings = append(warnings, w...)
+	c, w, err = c.Merge([]byte(`{"model":{"apiKeyEnv":"`+secret+`","apiKey":"`+secret+`"}}`), SourceInitialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warnings = append(warnings, w...)
+	all := strings.Join(warnings, "\n")
+	for _, s := range c.Settings() {
+		all += "\n" + s.Value
+	}
+	for _, r := range c.Refused() {
+		all += "\n" + r.Value + r.Reason()
+	}
+	if strings.Contains(all, secret) {
+		t.Errorf("the key is repeated:\n%s", all)
+	}
+	if n := strings.Count(all, "must name an environment variable"); n != 5 {
+		t.Errorf("%d refusals of apiKeyEnv, want 5 (file twice, environment, flag, editor):\n%s", n, all)
+	}
+	if n := strings.Count(all, "keys live only in the environment"); n != 4 {
+		t.Errorf("%d apiKey settings told where keys live, want 4:\n%s", n, all)
+	}
+	if c.Model.APIKeyEnv != "" || c.Edit.APIKeyEnv != "MY_KEY_2" {
+		t.Errorf("apiKeyEnv %q, edit %q: want the valid name kept and the key left out", c.Model.APIKeyEnv, c.Edit.APIKeyEnv)
+	}
+	for name, want := range map[string]bool{"OPENAI_API_KEY": true, "_K1": true, "k": true, "1KEY": false, "sk-secret": false, "A B": false, "": false} {
+		if IsEnvName(name) != want {
+			t.Errorf("IsEnvName(%q) = %v", name, !want)
+		}
+	}
+}

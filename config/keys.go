@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -27,7 +28,7 @@ var keys = []key{
 	trustedOnly(str("model.provider", "WISP_PROVIDER", func(c *Config) *string { return &c.Model.Provider })),
 	trustedOnly(str("model.endpoint", "WISP_ENDPOINT", func(c *Config) *string { return &c.Model.Endpoint })),
 	str("model.model", "WISP_MODEL", func(c *Config) *string { return &c.Model.Model }),
-	trustedOnly(str("model.apiKeyEnv", "WISP_API_KEY_ENV", func(c *Config) *string { return &c.Model.APIKeyEnv })),
+	trustedOnly(envName(str("model.apiKeyEnv", "WISP_API_KEY_ENV", func(c *Config) *string { return &c.Model.APIKeyEnv }))),
 	str("model.fimTemplate", "WISP_FIM_TEMPLATE", func(c *Config) *string { return &c.Model.FIMTemplate }),
 	trustedOnly(boolean("model.allowInsecure", "WISP_ALLOW_INSECURE", func(c *Config) *bool { return &c.Model.AllowInsecure })),
 	integer("model.maxTokens", "WISP_MAX_TOKENS", func(c *Config) *int { return &c.Model.MaxTokens }),
@@ -35,7 +36,7 @@ var keys = []key{
 	trustedOnly(str("edit.model.provider", "WISP_EDIT_PROVIDER", func(c *Config) *string { return &c.Edit.Provider })),
 	trustedOnly(str("edit.model.endpoint", "WISP_EDIT_ENDPOINT", func(c *Config) *string { return &c.Edit.Endpoint })),
 	str("edit.model.model", "WISP_EDIT_MODEL", func(c *Config) *string { return &c.Edit.Model }),
-	trustedOnly(str("edit.model.apiKeyEnv", "WISP_EDIT_API_KEY_ENV", func(c *Config) *string { return &c.Edit.APIKeyEnv })),
+	trustedOnly(envName(str("edit.model.apiKeyEnv", "WISP_EDIT_API_KEY_ENV", func(c *Config) *string { return &c.Edit.APIKeyEnv }))),
 	str("edit.model.fimTemplate", "", func(c *Config) *string { return &c.Edit.FIMTemplate }),
 	trustedOnly(boolean("edit.model.allowInsecure", "WISP_EDIT_ALLOW_INSECURE", func(c *Config) *bool { return &c.Edit.AllowInsecure })),
 	integer("edit.model.maxTokens", "", func(c *Config) *int { return &c.Edit.MaxTokens }),
@@ -83,6 +84,61 @@ func oneOf(k key, values ...string) key {
 		return set(c, v)
 	}
 	return k
+}
+
+// envName restricts a string key to the name of an environment variable
+// (or ""). A value that is not one is most likely the key itself, pasted
+// in the wrong place: it is refused without being repeated, and a value
+// that is not a name (from code) is shown masked, so no message or table
+// ever prints it.
+func envName(k key) key {
+	get, set := k.get, k.set
+	k.get = func(c *Config) string {
+		if v := get(c); !IsEnvName(v) && v != "" {
+			return maskedValue
+		}
+		return get(c)
+	}
+	k.set = func(c *Config, v any) error {
+		if s, ok := v.(string); ok && s != "" && !IsEnvName(s) {
+			return errNotEnvName
+		}
+		return set(c, v)
+	}
+	return k
+}
+
+// maskedValue stands for a value that is not shown.
+const maskedValue = "(hidden: not a variable name)"
+
+var errNotEnvName = errors.New("must name an environment variable (it looks like a key itself; put the key in the environment)")
+
+// IsEnvName reports whether s is a usable environment variable name:
+// letters, digits and underscores, not starting with a digit.
+func IsEnvName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case '0' <= r && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isKeySetting reports whether name ("model.apiKey") tries to set an API
+// key itself, which no layer may: keys live only in the environment.
+func isKeySetting(name string) bool {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	switch strings.ToLower(strings.ReplaceAll(last, "_", "")) {
+	case "apikey", "apitoken", "key":
+		return true
+	}
+	return false
 }
 
 func trustedOnly(k key) key {

@@ -148,3 +148,36 @@ func TestCommandsPrintConfigWarnings(t *testing.T) {
 		}
 	}
 }
+
+// A key set as apiKeyEnv (or as apiKey) by mistake is refused, and no
+// output of doctor or complete repeats it, whichever layer it came from.
+func TestKeyInSettingsNeverPrinted(t *testing.T) {
+	const secret = "sk-secret-123"
+	base := modelEnv(t, modelserver.Reply{Text: "x"})
+	p := writeFile(t, t.TempDir(), "sum.go", sumSrc, 0o644)
+	file := withConfig(t, base, "apiKey = \""+secret+"\"\n[model]\napiKeyEnv = \""+secret+"\"\n")
+	for _, c := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"file, doctor", file, []string{"doctor"}},
+		{"file, complete", file, []string{"complete", p + ":4:2"}},
+		{"file, context", file, []string{"context", p + ":4:2", "--json"}},
+		{"file, edit", file, []string{"edit", p + ":4", "-m", "x"}},
+		{"--set", base, []string{"doctor", "--set", "model.apiKeyEnv=" + secret}},
+		{"environment", append(slices.Clone(base), "WISP_API_KEY_ENV="+secret), []string{"complete", p + ":4:2"}},
+		{"editor settings", base, []string{"doctor", "--settings", `{"model":{"apiKeyEnv":"` + secret + `"}}`}},
+	} {
+		out, errOut, _ := run(t, c.env, "", c.args...)
+		if strings.Contains(out+errOut, secret) {
+			t.Errorf("%s: the key was printed:\n%s\n%s", c.name, out, errOut)
+		}
+		if !strings.Contains(out+errOut, "must name an environment variable") {
+			t.Errorf("%s: the apiKeyEnv refusal is not said:\n%s\n%s", c.name, out, errOut)
+		}
+		if c.env[len(c.env)-1] == file[len(file)-1] && !strings.Contains(out+errOut, "keys live only in the environment") {
+			t.Errorf("%s: apiKey in the file is not told where keys live:\n%s\n%s", c.name, out, errOut)
+		}
+	}
+}
