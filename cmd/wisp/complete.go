@@ -216,6 +216,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "usage: wisp context FILE:LINE:COL [--budget TOKENS] --json")
 		return 2
 	}
+	if *budget < 0 {
+		fmt.Fprintf(stderr, "wisp context: --budget %d: a budget counts tokens, it cannot be negative (0: completion.budget)\n", *budget)
+		return 2
+	}
 	f, err := loadCursor(ctx, fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(stderr, "wisp context:", err)

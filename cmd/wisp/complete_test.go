@@ -181,3 +181,12 @@ func TestKeyInSettingsNeverPrinted(t *testing.T) {
 		}
 	}
 }
+
+// A negative budget is a usage error, not a silent default.
+func TestContextRefusesNegativeBudget(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "sum.go", sumSrc, 0o644)
+	out, errOut, code := run(t, modelEnv(t), "", "context", p+":4:2", "--budget", "-5", "--json")
+	if code != 2 || out != "" || !strings.Contains(errOut, "--budget -5") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want a usage error (2) naming --budget", code, out, errOut)
+	}
+}
