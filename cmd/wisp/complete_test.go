@@ -190,3 +190,18 @@ func TestContextRefusesNegativeBudget(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want a usage error (2) naming --budget", code, out, errOut)
 	}
 }
+
+// With stderr a file or a pipe, edit draws no progress bar: its carriage
+// returns would fill the file.
+func TestEditNoProgressBarUnlessTerminal(t *testing.T) {
+	env := modelEnv(t, modelserver.Reply{InstructionContains: "rename", Text: sumRenamed})
+	dir := t.TempDir()
+	a, b := writeFile(t, dir, "a.go", sumSrc, 0o644), writeFile(t, dir, "b.go", sumSrc, 0o644)
+	_, errOut, code := run(t, env, "", "edit", a+":4", b+":4", "-m", "rename total to sum")
+	if code != exitChanged {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(errOut, "\r") || strings.Contains(errOut, "editing") {
+		t.Errorf("a progress bar on a stderr that is no terminal: %q", errOut)
+	}
+}

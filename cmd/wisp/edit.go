@@ -12,6 +12,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"go.uber.org/zap"
+	"golang.org/x/term"
 
 	"github.com/wisp-lsp/wisp/edits"
 )
@@ -97,7 +98,7 @@ func runEdit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer model.Close()
 
 	opts := edits.RunOptions{Concurrency: *jobs, Write: *write}
-	if len(targets) > 1 {
+	if len(targets) > 1 && isTerminal(stderr) {
 		bar := progressbar.NewOptions(len(targets), progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("editing"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 		opts.Progress = func(done, total int, path string) { bar.Set(done) }
@@ -154,6 +155,13 @@ func report(results []edits.FileResult, asJSON, wrote bool, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "%d files: %s %d, unchanged %d, failed %d\n", len(results), verb, changed, len(results)-changed-failed, failed)
 	}
 	return code
+}
+
+// isTerminal reports whether w is a terminal: a progress bar, drawn with
+// carriage returns, is for a person watching, not for a file or a pipe.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // reorder moves flags after positional arguments to the front, so
