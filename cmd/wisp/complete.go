@@ -141,11 +141,12 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if o, ok := model.(transport.Observer); ok {
 		o.Observe(f.path, f.doc.String())
 	}
-	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	timedOut := fmt.Errorf("timed out after %s", *timeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, *timeout, timedOut)
 	defer cancel()
 	ix, report, err := openIndex(ctx, f.path, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "wisp complete:", err)
+		fmt.Fprintln(stderr, "wisp complete:", whyFailed(ctx, err, timedOut))
 		return 1
 	}
 	defer ix.Close()
@@ -157,16 +158,8 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	engine := completion.NewEngine(completion.Options{Model: model, Config: cc, Workspace: ix})
 	defer engine.Close()
 	sugg, err := engine.Suggest(ctx, f.query())
-	if err != nil {
-		fmt.Fprintln(stderr, "wisp complete:", err)
-		return 1
-	}
-	if err := ctx.Err(); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			fmt.Fprintf(stderr, "wisp complete: timed out after %s\n", *timeout)
-		} else {
-			fmt.Fprintln(stderr, "wisp complete: interrupted")
-		}
+	if err != nil || ctx.Err() != nil {
+		fmt.Fprintln(stderr, "wisp complete:", whyFailed(ctx, err, timedOut))
 		return 1
 	}
 	if !*asJSON {
@@ -180,6 +173,19 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	enc.SetIndent("", "  ")
 	enc.Encode(out)
 	return 0
+}
+
+// whyFailed is what to say when work under ctx ended with err (maybe
+// nil, the engine answering empty): the --timeout (timedOut, ctx's
+// cause), an interruption (main's ctx, ended by a signal), or err.
+func whyFailed(ctx context.Context, err, timedOut error) error {
+	switch {
+	case ctx.Err() == nil:
+		return err
+	case errors.Is(context.Cause(ctx), timedOut):
+		return timedOut
+	}
+	return errors.New("interrupted")
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wisp-lsp/wisp/transport/modelserver"
 )
@@ -203,5 +206,59 @@ func TestEditNoProgressBarUnlessTerminal(t *testing.T) {
 	}
 	if strings.Contains(errOut, "\r") || strings.Contains(errOut, "editing") {
 		t.Errorf("a progress bar on a stderr that is no terminal: %q", errOut)
+	}
+}
+
+// complete says why it gave up: its --timeout, or a signal (Ctrl-C).
+func TestCompleteSaysTimeoutOrInterrupt(t *testing.T) {
+	received := make(chan struct{}, 8)
+	ms := modelserver.New(modelserver.Options{
+		Script:   &modelserver.Script{Replies: []modelserver.Reply{{Text: "late"}}},
+		TTFT:     time.Hour, // never answers while the test runs
+		Received: func([]byte) { received <- struct{}{} },
+	})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ms.Serve(l)
+	t.Cleanup(ms.Close)
+	env := []string{"WISP_PROVIDER=openai-ws", "WISP_ENDPOINT=ws://" + l.Addr().String() + "/v1/responses", "WISP_MODEL=test",
+		"WISP_FIRST_TOKEN_TIMEOUT=1h", "XDG_CONFIG_HOME=" + t.TempDir(), "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
+	p := writeFile(t, t.TempDir(), "sum.go", sumSrc, 0o644)
+
+	_, errOut, code := run(t, env, "", "complete", p+":4:2", "--timeout", "300ms")
+	if code != 1 || !strings.Contains(errOut, "wisp complete: timed out after 300ms") {
+		t.Errorf("--timeout: exit %d, stderr %q; want 1 and \"timed out after 300ms\"", code, errOut)
+	}
+
+	for len(received) > 0 {
+		<-received // the run above's request
+	}
+	cmd := exec.Command(wispBin, "complete", p+":4:2", "--timeout", "1h")
+	cmd.Env = env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-received:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		t.Fatal("the model was never asked")
+	}
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("complete did not stop on SIGINT")
+	}
+	if got := stderr.String(); !strings.Contains(got, "wisp complete: interrupted") || strings.Contains(got, "timed out") {
+		t.Errorf("SIGINT: stderr %q, want \"interrupted\"", got)
 	}
 }
