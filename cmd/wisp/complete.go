@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
+	"regexp"
 	"time"
 
 	"go.uber.org/zap"
@@ -33,6 +35,10 @@ type cursorFile struct {
 	cursor     int
 }
 
+// signedPosition matches an argument ending in a position with a
+// negative line or column.
+var signedPosition = regexp.MustCompile(`:-\d+(:-?\d+)?$`)
+
 func loadCursor(ctx context.Context, arg string) (*cursorFile, error) {
 	t, err := edits.ParseTarget(arg)
 	if err != nil {
@@ -44,6 +50,12 @@ func loadCursor(ctx context.Context, arg string) (*cursorFile, error) {
 	// The same checks as wisp edit's: a regular file (a FIFO would
 	// block), and text.
 	data, err := edits.ReadRegular(t.Path)
+	if errors.Is(err, fs.ErrNotExist) && signedPosition.MatchString(arg) {
+		// "conn.go:-1:1" parses as line 1 of a file "conn.go:-1"; with
+		// no such file, it was meant as a position (a file that does
+		// exist under such a name is read above).
+		return nil, fmt.Errorf("%s: give the cursor as FILE:LINE:COL, lines and columns counting from 1", arg)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -262,3 +262,21 @@ func TestCompleteSaysTimeoutOrInterrupt(t *testing.T) {
 		t.Errorf("SIGINT: stderr %q, want \"interrupted\"", got)
 	}
 }
+
+// A negative line or column is a bad position, not a file name; a file
+// whose name holds a colon still opens.
+func TestCompleteNegativePosition(t *testing.T) {
+	env := modelEnv(t, modelserver.Reply{Text: "x"})
+	dir := t.TempDir()
+	p := writeFile(t, dir, "sum.go", sumSrc, 0o644)
+	for _, pos := range []string{":-1:1", ":1:-1", ":-1"} {
+		out, errOut, code := run(t, env, "", "complete", p+pos)
+		if code == 0 || out != "" || !strings.Contains(errOut, "give the cursor as FILE:LINE:COL") || strings.Contains(errOut, "no such file") {
+			t.Errorf("complete sum.go%s: exit %d, stdout %q, stderr %q; want a bad position", pos, code, out, errOut)
+		}
+	}
+	odd := writeFile(t, dir, "odd.go:-1", sumSrc, 0o644)
+	if out, errOut, code := run(t, env, "", "complete", odd+":4:2"); code != 0 || out == "" {
+		t.Errorf("complete odd.go:-1:4:2: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
