@@ -3,6 +3,7 @@ package edits
 import (
 	"context"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -20,7 +21,12 @@ const sniffLen = 8 << 10
 func editFile(ctx context.Context, model transport.Model, instruction string, opts RunOptions, r *FileResult) {
 	if err := editFileErr(ctx, model, instruction, opts, r); err != nil {
 		r.Status = Failed
-		r.Err = fmt.Errorf("%s: %w", r.Target.Path, err)
+		// Errors from opening the file name it already (as os's do);
+		// the others get it, so that Err names the file once.
+		if !strings.Contains(err.Error(), r.Target.Path) {
+			err = fmt.Errorf("%s: %w", r.Target.Path, err)
+		}
+		r.Err = err
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -278,5 +279,23 @@ func TestCompleteNegativePosition(t *testing.T) {
 	odd := writeFile(t, dir, "odd.go:-1", sumSrc, 0o644)
 	if out, errOut, code := run(t, env, "", "complete", odd+":4:2"); code != 0 || out == "" {
 		t.Errorf("complete odd.go:-1:4:2: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// edit names a file it cannot edit once, with the target's position.
+func TestEditFailureNamesFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.go")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for target, want := range map[string]string{
+		fifo + ":3": fifo + ":3: not a regular file (a FIFO)",
+		dir:         dir + ": not a regular file (a folder)",
+	} {
+		_, errOut, code := run(t, modelEnv(t), "", "edit", target, "-m", "x")
+		if code != exitTrouble || !strings.Contains(errOut, "wisp edit: "+want+"\n") {
+			t.Errorf("edit %s: exit %d, stderr %q; want %q", target, code, errOut, want)
+		}
 	}
 }

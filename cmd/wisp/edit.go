@@ -127,7 +127,7 @@ func report(results []edits.FileResult, asJSON, wrote bool, stdout, stderr io.Wr
 		case edits.Failed:
 			failed++
 			code = exitTrouble
-			fmt.Fprintf(stderr, "wisp edit: %s: %v\n", r.Target, r.Err)
+			fmt.Fprintf(stderr, "wisp edit: %s\n", failure(r))
 		}
 		if w := r.Written; w != nil {
 			if w.Path != r.Target.Path {
@@ -162,6 +162,16 @@ func report(results []edits.FileResult, asJSON, wrote bool, stdout, stderr io.Wr
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// failure says why r failed, naming its file once: with its target's
+// position when the error does not name the file otherwise.
+func failure(r edits.FileResult) string {
+	msg, _ := strings.CutPrefix(r.Err.Error(), r.Target.Path+": ")
+	if strings.Contains(msg, r.Target.Path) {
+		return msg
+	}
+	return r.Target.String() + ": " + msg
 }
 
 // reorder moves flags after positional arguments to the front, so
