@@ -30,10 +30,11 @@ var arrows = map[string]struct {
 	"config": {outside: []string{"github.com/BurntSushi/toml"}},
 	"syntax": {ours: []string{"text", "lang"}, outside: []string{"github.com/smacker/go-tree-sitter"}, cgo: true},
 
-	"transport":             {outside: []string{"github.com/gorilla/websocket", "go.uber.org/zap"}},
-	"transport/local":       {ours: []string{"transport", "lang"}},
-	"transport/modelserver": {ours: []string{"transport"}, outside: []string{"github.com/gorilla/websocket"}},
-	"transport/provider":    {ours: []string{"transport", "transport/local", "config"}, outside: []string{"go.uber.org/zap"}},
+	"transport":               {outside: []string{"github.com/gorilla/websocket", "go.uber.org/zap"}},
+	"transport/local":         {ours: []string{"transport", "lang"}},
+	"transport/modelserver":   {ours: []string{"transport"}, outside: []string{"github.com/gorilla/websocket"}},
+	"transport/transporttest": {},
+	"transport/provider":      {ours: []string{"transport", "transport/local", "config"}, outside: []string{"go.uber.org/zap"}},
 
 	"completion": {ours: []string{"completion/gather", "completion/history", "completion/shape",
 		"syntax", "transport", "text", "lang", "config"}, outside: []string{"go.uber.org/zap"}},
@@ -49,7 +50,7 @@ var arrows = map[string]struct {
 		"workspace", "text", "lang", "config"}, outside: []string{"go.lsp.dev/", "go.uber.org/zap"}},
 	"client":   {ours: []string{"text"}, outside: []string{"go.lsp.dev/jsonrpc2"}},
 	"marker":   {outside: []string{"golang.org/x/tools/txtar"}},
-	"cmd/wisp": {ours: []string{"*"}, outside: []string{"github.com/schollz/progressbar/v3", "go.uber.org/zap"}},
+	"cmd/wisp": {ours: []string{"*"}, outside: []string{"github.com/schollz/progressbar/v3", "go.uber.org/zap", "golang.org/x/term"}},
 
 	"bench":         {ours: []string{"client", "transport/modelserver"}},
 	"bench/context": {ours: []string{"completion", "completion/gather", "syntax", "transport", "workspace", "text"}},

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wisp-lsp/wisp/transport/transporttest"
 )
 
 func newTestSSE(t *testing.T, ts *testHTTPServer, cfg SSEConfig) *SSEModel {
@@ -236,8 +238,8 @@ func TestSSECloseFailsInFlight(t *testing.T) {
 // ends as soon as its context does, and Close ends one in flight and a
 // Warm under way, rather than leaving them to the transport's timeouts.
 func TestSSEEndsWhileServerHangs(t *testing.T) {
-	hs := newHungServer(t)
-	m, err := NewSSE(SSEConfig{Endpoint: "http://" + hs.addr + "/v1"})
+	hs := transporttest.NewHung(t)
+	m, err := NewSSE(SSEConfig{Endpoint: "http://" + hs.Addr + "/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +252,7 @@ func TestSSEEndsWhileServerHangs(t *testing.T) {
 		_, err := m.Generate(ctx, Request{}, nil)
 		errc <- err
 	}()
-	recv(t, hs.asked)
+	recv(t, hs.Asked)
 	cancel()
 	if err := promptly(t, errc, "the cancelled request"); !IsCancelled(err) {
 		t.Errorf("cancelled request: err = %v, want cancelled", err)
@@ -261,8 +263,8 @@ func TestSSEEndsWhileServerHangs(t *testing.T) {
 		errc <- err
 	}()
 	go func() { errc <- m.Warm(context.Background()) }()
-	recv(t, hs.asked)
-	recv(t, hs.asked)
+	recv(t, hs.Asked)
+	recv(t, hs.Asked)
 	m.Close()
 	for range 2 {
 		if err := promptly(t, errc, "a request after Close"); KindOf(err) != KindUnavailable {

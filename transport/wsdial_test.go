@@ -2,14 +2,14 @@ package transport
 
 import (
 	"context"
-	"io"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/wisp-lsp/wisp/transport/transporttest"
 )
 
 // However long the outage, a user's request may dial a second after the
@@ -70,66 +70,9 @@ func TestWSDialOutlivesCancelledRequest(t *testing.T) {
 	}
 }
 
-// hungServer accepts TCP connections and never answers: a WebSocket
-// handshake or an HTTP request sent to it waits until the client gives up.
-type hungServer struct {
-	addr  string
-	asked chan struct{} // a value per connection whose client sent its request
-}
-
-func newHungServer(t *testing.T) *hungServer {
+func newHungWS(t *testing.T, hs *transporttest.Hung) *WSModel {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := &hungServer{addr: ln.Addr().String(), asked: make(chan struct{}, 16)}
-	var (
-		wg     sync.WaitGroup
-		mu     sync.Mutex
-		conns  []net.Conn // guarded by mu
-		closed bool       // guarded by mu
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			if closed {
-				c.Close()
-			}
-			conns = append(conns, c)
-			mu.Unlock()
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if n, _ := c.Read(make([]byte, 4096)); n > 0 {
-					hs.asked <- struct{}{}
-				}
-				_, _ = io.Copy(io.Discard, c) // until either side closes it
-			}()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		closed = true
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
-	return hs
-}
-
-func newHungWS(t *testing.T, hs *hungServer) *WSModel {
-	t.Helper()
-	m, err := NewWS(WSConfig{Endpoint: "ws://" + hs.addr + "/v1"})
+	m, err := NewWS(WSConfig{Endpoint: "ws://" + hs.Addr + "/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +113,7 @@ func TestWSRequestEndsWhileHandshakeHangs(t *testing.T) {
 		{name: "first-token bound", firstToken: 50 * time.Millisecond, kind: KindUnavailable, want: "timed out while connecting to model endpoint"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			hs := newHungServer(t)
+			hs := transporttest.NewHung(t)
 			m := newHungWS(t, hs)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -189,12 +132,12 @@ func TestWSRequestEndsWhileHandshakeHangs(t *testing.T) {
 				errc <- err
 			}()
 			if tc.timeout == 0 && tc.firstToken == 0 {
-				recv(t, hs.asked)
+				recv(t, hs.Asked)
 				cancel()
 			}
 			err := promptly(t, errc, "the request")
 			if KindOf(err) != tc.kind || !strings.Contains(err.Error(), tc.want) ||
-				!strings.Contains(err.Error(), hs.addr) || strings.Contains(err.Error(), "first token") {
+				!strings.Contains(err.Error(), hs.Addr) || strings.Contains(err.Error(), "first token") {
 				t.Errorf("err = %v (kind %v), want kind %v saying %q and the endpoint", err, KindOf(err), tc.kind, tc.want)
 			}
 		})
@@ -205,14 +148,14 @@ func TestWSRequestEndsWhileHandshakeHangs(t *testing.T) {
 // (gorilla/websocket honours the handshake timeout there, not a
 // cancellation), and the request that waited for the dial fails as closed.
 func TestWSCloseEndsHungHandshake(t *testing.T) {
-	hs := newHungServer(t)
+	hs := transporttest.NewHung(t)
 	m := newHungWS(t, hs)
 	errc := make(chan error, 1)
 	go func() {
 		_, err := m.Generate(context.Background(), Request{}, nil)
 		errc <- err
 	}()
-	recv(t, hs.asked) // the handshake is under way
+	recv(t, hs.Asked) // the handshake is under way
 	closed := make(chan struct{})
 	go func() { m.Close(); close(closed) }()
 	promptly(t, closed, "Close")
@@ -233,7 +176,7 @@ func TestWSRefusedDialIsTheError(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now
-	m := newHungWS(t, &hungServer{addr: addr})
+	m := newHungWS(t, &transporttest.Hung{Addr: addr})
 	for i := range 2 {
 		_, err = m.Generate(context.Background(), Request{}, nil)
 		if KindOf(err) != KindUnavailable || !strings.Contains(err.Error(), addr) || strings.Contains(err.Error(), "reconnecting") {

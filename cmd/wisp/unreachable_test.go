@@ -1,12 +1,11 @@
 package main
 
 import (
-	"io"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/wisp-lsp/wisp/transport/transporttest"
 )
 
 // hungEnv starts a server that accepts TCP connections and never answers,
@@ -14,40 +13,7 @@ import (
 // every WebSocket handshake to it hangs.
 func hungEnv(t *testing.T) []string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		conns []net.Conn // guarded by mu
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			wg.Add(1)
-			go func() { defer wg.Done(); _, _ = io.Copy(io.Discard, c) }()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
-	return wsEnv(t, ln.Addr().String())
+	return wsEnv(t, transporttest.NewHung(t).Addr)
 }
 
 // A model endpoint that takes the connection and never completes the
