@@ -335,3 +335,20 @@ func TestEmacsLspModeStreamedGhostText(t *testing.T) {
 		t.Logf("Tab accepted the suggestion drawn for greet_a")
 	}
 }
+
+// TestEmacsModelDownAtStartIsSeen: with the model down as Emacs starts,
+// wisp's one message saying so comes while lsp-mode is still starting,
+// and lsp-mode's own messages ("Unable to autoconfigure company-mode")
+// take the echo area from it. wisp.el shows it again once Emacs is idle,
+// so the person sees it, and *Messages* still holds it once.
+func TestEmacsModelDownAtStartIsSeen(t *testing.T) {
+	requireEmacsLspMode(t)
+	ms := startModelServer(t, []reply{completeHello}, measured)
+	ms.stop(t)
+	s, _ := startEmacsTmux(t, ms, "", "main.go", goSource)
+	time.Sleep(3 * time.Second) // lsp-mode's start-up messages come and go; nothing is timed by it
+	s.waitScreen(10*time.Second, "wisp: model unavailable")
+	if n := emacsCount(t, s, "^wisp:"); n != 1 {
+		t.Errorf("*Messages* holds %d messages from wisp, want 1", n)
+	}
+}

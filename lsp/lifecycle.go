@@ -239,6 +239,14 @@ func (s *Server) showOnce(ctx context.Context, kind protocol.MessageType, msg st
 	s.showOnceAs(ctx, msg, kind, msg)
 }
 
+// show tells the user something through window/showMessage every time,
+// and logs it: the outcome of a command the user ran, which they expect
+// to hear of each time they run it.
+func (s *Server) show(ctx context.Context, kind protocol.MessageType, msg string) {
+	s.log.Info("user message", zap.String("message", msg))
+	s.notify(ctx, protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: kind, Message: msg})
+}
+
 // workspaceRoots returns the file paths of the client's workspace folders,
 // or of its root URI.
 func workspaceRoots(p *protocol.InitializeParams) []string {

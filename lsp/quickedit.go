@@ -93,14 +93,14 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	switch {
 	case errors.Is(err, edits.ErrNotCode):
 		progress.end("done")
-		s.showOnce(ctx, protocol.MessageTypeError, "wisp: "+err.Error())
+		s.show(ctx, protocol.MessageTypeError, "wisp: "+err.Error())
 		return nil, nil
 	case err != nil && (transport.IsCancelled(err) || ctx.Err() != nil):
 		progress.end("cancelled")
 		return nil, nil
 	case err != nil:
 		progress.end("failed")
-		s.showOnce(ctx, protocol.MessageTypeError, "wisp: quick edit failed: "+err.Error())
+		s.show(ctx, protocol.MessageTypeError, "wisp: quick edit failed: "+err.Error())
 		return nil, err
 	}
 	progress.end("done")
@@ -111,7 +111,7 @@ func (s *Server) executeCommand(ctx context.Context, p *protocol.ExecuteCommandP
 // the user typed meanwhile, and sends them to the client.
 func (s *Server) applyQuickEdit(ctx context.Context, snap *Snapshot, diff []edits.Edit, job *editJob, client clientFeatures) error {
 	if len(diff) == 0 {
-		s.showOnce(ctx, protocol.MessageTypeInfo, "wisp: the quick edit changed nothing")
+		s.show(ctx, protocol.MessageTypeInfo, "wisp: the quick edit changed nothing")
 		return nil
 	}
 	cur, err := s.docs.snapshot(snap.URI)
@@ -120,13 +120,13 @@ func (s *Server) applyQuickEdit(ctx context.Context, snap *Snapshot, diff []edit
 	}
 	defer cur.Release()
 	if cur.OutOfSync {
-		s.showOnce(ctx, protocol.MessageTypeWarning, "wisp: quick edit not applied: the document went out of sync with the editor")
+		s.show(ctx, protocol.MessageTypeWarning, "wisp: quick edit not applied: the document went out of sync with the editor")
 		return nil
 	}
 	changes := s.edits.changesSince(job, cur.Version)
 	rebased, err := edits.Rebase(diff, changes)
 	if err != nil {
-		s.showOnce(ctx, protocol.MessageTypeError, "wisp: quick edit not applied: "+err.Error())
+		s.show(ctx, protocol.MessageTypeError, "wisp: quick edit not applied: "+err.Error())
 		return nil
 	}
 	enc := s.encoding()
@@ -149,7 +149,7 @@ func (s *Server) applyQuickEdit(ctx context.Context, snap *Snapshot, diff []edit
 		if result.FailureReason != nil && *result.FailureReason != "" {
 			reason = *result.FailureReason
 		}
-		s.showOnce(ctx, protocol.MessageTypeWarning, "wisp: quick edit not applied: "+reason)
+		s.show(ctx, protocol.MessageTypeWarning, "wisp: quick edit not applied: "+reason)
 	}
 	return nil
 }

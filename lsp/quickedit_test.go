@@ -100,6 +100,23 @@ func TestQuickEditIsVersionedAndMinimal(t *testing.T) {
 	}
 }
 
+// The outcome of a quick edit is said every time it is run: the same
+// quick edit run twice is told twice, not once per session like the
+// server's own notices.
+func TestQuickEditOutcomeIsSaidEachTime(t *testing.T) {
+	unchanged := "```go\nfunc Sum(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n```"
+	_, model := loopbackModel(t, modelserver.Options{}, modelserver.Reply{InstructionContains: "tidy", Text: unchanged})
+	e, uri := sumSession(t, model)
+	for run := 1; run <= 2; run++ {
+		if err := e.quickEdit(uri, 1, 5, "tidy it"); err != nil {
+			t.Fatal(err)
+		}
+		if n := e.count("window/showMessage", "the quick edit changed nothing"); n != run {
+			t.Fatalf("after %d runs the user was told %d times that nothing changed", run, n)
+		}
+	}
+}
+
 // Typing elsewhere while the model works: the edits are rebased onto the
 // new version. Typing where the edits apply: refused with a message.
 func TestQuickEditRebasesOrRefuses(t *testing.T) {

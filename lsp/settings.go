@@ -33,8 +33,9 @@ func (s *Server) showOnceAs(ctx context.Context, id string, kind protocol.Messag
 	seen := s.said[id]
 	s.said[id] = true
 	s.mu.Unlock()
-	s.log.Info("user message", zap.String("message", msg))
-	if !seen {
-		s.notify(ctx, protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: kind, Message: msg})
+	if seen {
+		s.log.Info("user message", zap.String("message", msg))
+		return
 	}
+	s.show(ctx, kind, msg)
 }

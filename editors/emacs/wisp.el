@@ -181,6 +181,25 @@ wisp/inlineCompletionPartial (`wisp--on-partial').  Either is left as
       (setq options (plist-put options :streaming t)))
     options))
 
+(defvar wisp--told nil
+  "The last thing `wisp--tell' told the user.")
+
+(defun wisp--tell (text)
+  "Show TEXT in the echo area, on one line, and log it once.
+If another message has taken its place by the time Emacs is next idle
+for a second (lsp-mode's own, while it starts), show it again, unlogged."
+  (setq wisp--told text)
+  (let ((message-truncate-lines t))
+    (message "%s" text))
+  (run-with-idle-timer 1 nil #'wisp--tell-again text))
+
+(defun wisp--tell-again (text)
+  "Show TEXT again unless it is still shown or no longer the news."
+  (when (and (equal text wisp--told) (not (equal (current-message) text)))
+    (let ((message-truncate-lines t)
+          (message-log-max nil))
+      (message "%s" text))))
+
 (defun wisp--on-status (_workspace params)
   "Record a wisp/status notification PARAMS for the mode line.
 The user hears once that the model is unavailable and once that it is
@@ -192,10 +211,9 @@ back, never on every keystroke: wisp sends a status with each request."
     (force-mode-line-update t)
     (unless (or (equal state "generating") (eq problem wisp--told-problem))
       (setq wisp--told-problem problem)
-      (let ((message-truncate-lines t))
-        (if problem
-            (message "wisp: %s" (if (and message (not (string-empty-p message))) message state))
-          (message "wisp: the model is back"))))))
+      (wisp--tell (if problem
+                      (format "wisp: %s" (if (and message (not (string-empty-p message))) message state))
+                    "wisp: the model is back")))))
 
 (defun wisp-mode-line ()
   "A short word for the mode line: empty while the model works."
