@@ -29,6 +29,10 @@ type generation struct {
 	// cancelled reports whether the client has cancelled this generation;
 	// it separates client cancels from Close.
 	cancelled func() bool
+	// stopping, when set, reports whether the generation is to stop for
+	// a cancel the server honours: set a moment before its context ends,
+	// so no token goes out in between.
+	stopping func() bool
 }
 
 // sink is how a wire sends a generation's frames.
@@ -90,7 +94,7 @@ func (s *Server) run(ctx context.Context, g *generation, out sink) outcome {
 		switch {
 		case end != "":
 			return false
-		case ctx.Err() != nil:
+		case ctx.Err() != nil, g.stopping != nil && g.stopping():
 			end = endCancelled
 			return false
 		case g.q.MaxTokens > 0 && n >= g.q.MaxTokens:

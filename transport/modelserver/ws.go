@@ -40,8 +40,9 @@ type lane struct {
 	id, streamID string
 	cancel       context.CancelFunc
 	// cancelled is set, before cancel is called, when the client cancels
-	// (in strict mode, when it asked to: cancel is then never called).
-	cancelled atomic.Bool
+	// (in strict mode, when it asked to: cancel is then never called, and
+	// ignored is set first).
+	cancelled, ignored atomic.Bool
 	// released is set once the lane no longer counts as in flight.
 	released atomic.Bool
 }
@@ -230,6 +231,7 @@ func (c *wsConn) create(req wsRequest, arrival time.Time) {
 		return
 	}
 	g := c.s.newGeneration(q, arrival, l.cancelled.Load)
+	g.stopping = func() bool { return l.cancelled.Load() && !l.ignored.Load() }
 	go c.runLane(ctx, l, g, req.Model)
 }
 

@@ -91,6 +91,7 @@ func (c *wsConn) admit(streamID string) *errorEvent {
 // tokens from now on are counted as sent after a cancel.
 func (c *wsConn) ignoreCancel(id, streamID string) {
 	for _, l := range c.find(id, streamID) {
+		l.ignored.Store(true)
 		l.cancelled.Store(true) // asked, not done: counts the tokens it goes on making
 	}
 	c.s.counts.cancelsIgnored.Add(1)
