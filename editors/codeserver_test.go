@@ -101,7 +101,6 @@ func startCodeServer(t *testing.T, ms *modelServer, setup codeServerSetup) *code
 		"wisp.provider":                    "openai-ws",
 		"wisp.endpoint":                    ms.endpoint(),
 		"wisp.model":                       "test",
-		"editor.quickSuggestions":          map[string]any{"other": false, "comments": false, "strings": false},
 		"workbench.startupEditor":          "none",
 		"security.workspace.trust.enabled": false,
 		"extensions.autoCheckUpdates":      false,

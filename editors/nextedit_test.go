@@ -290,6 +290,37 @@ func nvimNextEdit(t *testing.T, bin string, builtin, wispSettings bool) {
 	}
 }
 
+// TestNeovimNextEditFromInsertMode renames total and stays in insert
+// mode: the first <Tab> jumps to the suggestion and the second applies
+// it. The cursor moves in insert mode with the jump, and the model has
+// ghost text for that place ("sum += x", as the file will read); the
+// ghost text must not be asked for there, or the second <Tab> takes it
+// and line 7 reads "sum += xtotal += x".
+func TestNeovimNextEditFromInsertMode(t *testing.T) {
+	ms := startOracleModelServer(t, map[string]string{"calc.go": meanRenamed}, []reply{
+		{PrefixEndsWith: "sum", Text: ""},
+		{PrefixEndsWith: "range xs {\n\t\t", Text: "sum += x"},
+	})
+	n := startNvim(t, nvim012(t), ms, false)
+	n.openCalc()
+	n.send("5G^ciwsum")
+	n.waitLine(5, "\tsum := 0.0")
+	checkRenameSuggestion(t, n.waitSuggestion())
+	n.send("<Tab>")
+	waitFor(t, 10*time.Second, "the first <Tab> jumps to the suggestion (line 7, at total)", func() (bool, string) {
+		line, col := n.cursor()
+		return line == 7 && col == 2, fmt.Sprintf("cursor at %d:%d", line, col)
+	})
+	// Time for ghost text to come, were it asked for: the model answers
+	// at once.
+	time.Sleep(time.Second)
+	n.send("<Tab>")
+	waitFor(t, 10*time.Second, "the second <Tab> applies the suggestion", func() (bool, string) {
+		got := strings.Join(n.lines(), "\n") + "\n"
+		return got == meanRenamed, got
+	})
+}
+
 // TestNeovimNextEdit drives the next-edit suggestions of the Neovim plugin
 // on Neovim 0.12.4 (with the plugin's ghost text and with Neovim's own)
 // and 0.7.2 (headless, over RPC) against wisp and the model server's

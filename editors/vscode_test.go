@@ -196,3 +196,25 @@ func modelDownIsQuietInVSCode(t *testing.T, page *devtools, ms *modelServer, rep
 	}
 	page.waitJS(t, 10*time.Second, "the status bar is well again", "!("+vscodeWispTrouble+")")
 }
+
+// TestVSCodeModelDownAtStart starts VS Code with the model already down:
+// wisp says so while it starts, before the extension's client has
+// finished starting, and the status bar must keep saying it (turn red)
+// rather than show wisp idle, which it said no more after.
+func TestVSCodeModelDownAtStart(t *testing.T) {
+	requireCodeServer(t)
+	ms := startModelServer(t, []reply{completeHello}, measured)
+	ms.stop(t)
+	cs := startCodeServer(t, ms, codeServerSetup{
+		scenario: "inline",
+		files:    map[string]string{"main.go": goSource},
+		file:     "main.go",
+		settings: map[string]any{"workbench.enableExperiments": false, "workbench.tips.enabled": false},
+	})
+	page := connectDevtools(t, cs.chromiumDir, cs.addr)
+	waitFor(t, 90*time.Second, "the driver opens the file", func() (bool, string) {
+		_, err := os.Stat(cs.result + ".opened")
+		return err == nil, fmt.Sprint(err)
+	})
+	page.waitJS(t, 20*time.Second, "the status bar shows wisp's trouble", vscodeWispTrouble)
+}

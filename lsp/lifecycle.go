@@ -58,15 +58,19 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 
 	sync := protocol.TextDocumentSyncKindIncremental
 	yes, no := true, false
+	var list *protocol.CompletionOptions
+	if !inlineClient(p) {
+		// No trigger characters: they would make Helix ask every server
+		// after each one. resolveProvider false: accepting never blocks.
+		list = &protocol.CompletionOptions{ResolveProvider: &no}
+	}
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			PositionEncoding: protocol.PositionEncodingKind(enc.String()),
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &sync, Save: &protocol.SaveOptions{}},
 			// lsp-mode sends "inlineCompletion": null yet asks; always offer.
 			InlineCompletionProvider: &protocol.InlineCompletionOptions{},
-			// No trigger characters: they would make Helix ask every server
-			// after each one. resolveProvider false: accepting never blocks.
-			CompletionProvider: &protocol.CompletionOptions{ResolveProvider: &no},
+			CompletionProvider:       list,
 			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
 				protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorRewrite}},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: []string{CommandQuickEdit, CommandNextEditAccepted}},
@@ -74,6 +78,17 @@ func (s *Server) initialize(ctx context.Context, p *protocol.InitializeParams) (
 		},
 		ServerInfo: protocol.ServerInfo{Name: "wisp", Version: protocol.NewOptional(Version)},
 	}, nil
+}
+
+// inlineClient reports whether the client says it shows inline
+// completions (VS Code, Neovim 0.12). Such a client gets the suggestion as
+// ghost text only: offered as a completion item too, it opens a list
+// while the user types, preselected, which Enter and Tab then take in
+// place of a line break or of the ghost text. Clients without inline
+// completion (Helix, eglot) get it as that item.
+func inlineClient(p *protocol.InitializeParams) bool {
+	td := p.Capabilities.TextDocument
+	return td != nil && td.InlineCompletion != nil
 }
 
 // nextEditCapability is the experimental capability that names the

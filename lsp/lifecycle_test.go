@@ -47,6 +47,13 @@ func TestInitializeRealClients(t *testing.T) {
 		"initialize-vim-9.0-ale-3.3.0.json":                            "utf-16",
 		"initialize-vscode-1.100.3-code-server-languageclient-11.json": "utf-16",
 	}
+	// The clients whose initialize says they show inline completions
+	// (lsp-mode's says "inlineCompletion": null).
+	showsInline := map[string]bool{
+		"initialize-node-vscode-jsonrpc-10-lsp-client.json":            true,
+		"initialize-nvim-0.12.4.json":                                  true,
+		"initialize-vscode-1.100.3-code-server-languageclient-11.json": true,
+	}
 	entries, err := os.ReadDir("../testdata/clients")
 	if err != nil {
 		t.Fatal(err)
@@ -62,16 +69,23 @@ func TestInitializeRealClients(t *testing.T) {
 			if got := caps["positionEncoding"]; got != enc {
 				t.Errorf("positionEncoding = %v, want %s", got, enc)
 			}
-			for _, k := range []string{"inlineCompletionProvider", "completionProvider", "codeActionProvider", "executeCommandProvider"} {
+			for _, k := range []string{"inlineCompletionProvider", "codeActionProvider", "executeCommandProvider"} {
 				if caps[k] == nil {
 					t.Errorf("capability %s missing", k)
 				}
+			}
+			// A client that shows inline completions gets no completion
+			// list besides (it would take Enter and Tab); the others get
+			// one.
+			_, list := caps["completionProvider"]
+			if inline := showsInline[profile]; list == inline {
+				t.Errorf("completionProvider offered: %v, want %v (the client shows inline completions: %v)", list, !inline, inline)
 			}
 			sync := caps["textDocumentSync"].(map[string]any)
 			if sync["change"] != float64(2) {
 				t.Errorf("textDocumentSync.change = %v, want 2 (incremental)", sync["change"])
 			}
-			if cp := caps["completionProvider"].(map[string]any); cp["triggerCharacters"] != nil {
+			if cp, ok := caps["completionProvider"].(map[string]any); ok && cp["triggerCharacters"] != nil {
 				t.Errorf("completionProvider has trigger characters %v; they make Helix ask every server", cp["triggerCharacters"])
 			}
 		})

@@ -44,9 +44,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const start = async (): Promise<void> => {
     client = newClient(output, status);
+    status.starting();
     try {
       await client.start();
-      status.set({ state: "idle" });
+      status.started();
     } catch (err) {
       status.set({ state: "error", message: `cannot start ${serverPath()}: ${String(err)}` });
       throw err;

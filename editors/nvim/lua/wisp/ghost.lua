@@ -310,6 +310,19 @@ function M.accept(kind)
   return true
 end
 
+-- hold clears bufnr's ghost text and asks for none at the cursor until
+-- the text changes or the cursor moves on: where a suggested edit's jump
+-- put the cursor, <Tab> is for that edit, not for ghost text.
+function M.hold(bufnr)
+  local st = state[bufnr]
+  if st == nil then
+    return
+  end
+  M.clear(bufnr)
+  local row, col = cursor()
+  st.asked = { tick = vim.api.nvim_buf_get_changedtick(bufnr), row = row, col = col }
+end
+
 -- dismiss hides the ghost text until the next change or cursor move.
 function M.dismiss()
   local bufnr = vim.api.nvim_get_current_buf()

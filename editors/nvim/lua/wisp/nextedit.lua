@@ -314,6 +314,7 @@ function M.tab()
   if row < shown.first or row > shown.last then
     pcall(vim.cmd, "normal! m'") -- a jump: '' and <C-o> come back
     vim.api.nvim_win_set_cursor(0, { shown.jump.row + 1, shown.jump.col })
+    require("wisp.ghost").hold(bufnr) -- the next <Tab> applies the edit
     return true
   end
   return apply(bufnr, shown)
