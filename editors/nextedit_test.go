@@ -1,8 +1,10 @@
 package editors
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -356,5 +358,49 @@ func TestNeovimNextEditOff(t *testing.T) {
 	n.exprJSON(`luaeval("wisp_test.next_stats()")`, &st)
 	if st.Asked != 0 {
 		t.Errorf("with next edits off the plugin asked wisp for them %d times", st.Asked)
+	}
+}
+
+// TestNeovimNextEditLayout plans, in Neovim itself (0.12.4, and 0.7.2
+// where the line diff is vim.diff), how a suggested edit that removes a
+// line and renames a use below it is drawn: the removed line marked
+// whole, the renamed word marked and its new line drawn under it, and the
+// lines the edit keeps between the two neither marked nor drawn again.
+func TestNeovimNextEditLayout(t *testing.T) {
+	const script = `
+vim.opt.rtp:append(REPO)
+local o = { "// Mean returns the mean of xs.", "func Mean(xs []float64) float64 {", "\tsum := 0.0", "\tfor _, x := range xs {", "\t\ttotal += x" }
+local n = { "func Mean(xs []float64) float64 {", "\tsum := 0.0", "\tfor _, x := range xs {", "\t\tsum += x" }
+io.stdout:write(vim.fn.json_encode(require("wisp.nextedit").layout(o, n)))
+`
+	bins := []string{nvim012(t)}
+	if _, err := os.Stat("/usr/bin/nvim"); err == nil {
+		bins = append(bins, "/usr/bin/nvim")
+	}
+	for _, bin := range bins {
+		lua := filepath.Join(t.TempDir(), "layout.lua")
+		if err := os.WriteFile(lua, []byte(strings.Replace(script, "REPO", fmt.Sprintf("%q", repoFile(t, "nvim")), 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(bin, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile "+lua, "-c", "qa!").Output()
+		if err != nil {
+			t.Fatalf("%s: %v", bin, err)
+		}
+		var plan struct {
+			Marks []struct{ Row, Col, End_col int }
+			Draws []struct {
+				Row   int
+				Lines []string
+			}
+			Jump struct{ Row, Col int }
+		}
+		if err := json.Unmarshal(out, &plan); err != nil {
+			t.Fatalf("%s: %v: %q", bin, err, out)
+		}
+		got := fmt.Sprintf("marks %v draws %v jump %v", plan.Marks, plan.Draws, plan.Jump)
+		want := "marks [{0 0 31} {4 2 7}] draws [{4 [\t\tsum += x]}] jump {0 0}"
+		if got != want {
+			t.Errorf("%s: %s\nwant %s", bin, got, want)
+		}
 	}
 }

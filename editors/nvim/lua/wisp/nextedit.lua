@@ -121,6 +121,67 @@ local function common(a, b)
   return p, s
 end
 
+-- hunks returns the line hunks that turn the lines o into n, each
+-- { oi, oc, ni, nc }: oc lines of o from oi become nc lines of n from ni
+-- (1-based; when a count is 0, its start is the line before), by
+-- Neovim's own line diff; one hunk of everything where there is none.
+local function hunks(o, n)
+  local diff = (vim.text ~= nil and vim.text.diff) or vim.diff
+  if diff ~= nil and #o > 0 and #n > 0 then
+    local ok, hs = pcall(diff, table.concat(o, "\n") .. "\n", table.concat(n, "\n") .. "\n", { result_type = "indices" })
+    if ok and type(hs) == "table" and #hs > 0 then
+      return hs
+    end
+  end
+  return { { #o > 0 and 1 or 0, #o, #n > 0 and 1 or 0, #n } }
+end
+
+-- layout plans how the lines o become the lines n (an edit's region,
+-- without the lines it keeps at either end) as an inline diff, rows
+-- counted from o's first line (0-based):
+--   marks: { row, col, end_col } spans of o to show as replaced;
+--   draws: { row, lines } new lines to draw under row (-1: above o);
+--   jump: { row, col } where <Tab> goes first.
+-- A hunk that keeps the line count is shown line for line, each line's
+-- changed part marked and its new text under it; one that does not,
+-- whole lines marked and the new ones under the last. Lines the edit
+-- keeps between its changes are neither marked nor drawn.
+function M.layout(o, n)
+  local plan = { marks = {}, draws = {} }
+  for _, h in ipairs(hunks(o, n)) do
+    local oi, oc, ni, nc = h[1], h[2], h[3], h[4]
+    if oc == nc then
+      for k = 0, oc - 1 do
+        local row, before, after = oi + k - 1, o[oi + k], n[ni + k]
+        if before ~= after then
+          local p, s = common(before, after)
+          if #before - s > p then
+            plan.marks[#plan.marks + 1] = { row = row, col = p, end_col = #before - s }
+          end
+          plan.draws[#plan.draws + 1] = { row = row, lines = { after } }
+          plan.jump = plan.jump or { row = row, col = p }
+        end
+      end
+    else
+      for k = 0, oc - 1 do
+        plan.marks[#plan.marks + 1] = { row = oi + k - 1, col = 0, end_col = #o[oi + k] }
+      end
+      local lines = {}
+      for k = 0, nc - 1 do
+        lines[#lines + 1] = n[ni + k]
+      end
+      if #lines > 0 then
+        -- Under the hunk's last line; when it only inserts, under the
+        -- line before it (oi), above o when that is none.
+        plan.draws[#plan.draws + 1] = { row = oc > 0 and oi + oc - 2 or oi - 1, lines = lines }
+      end
+      plan.jump = plan.jump or { row = oc > 0 and oi - 1 or oi, col = 0 }
+    end
+  end
+  plan.jump = plan.jump or { row = 0, col = 0 }
+  return plan
+end
+
 -- draw shows edit, against the buffer as it is, as an inline diff and
 -- returns what it drew, or nil when the edit changes nothing there.
 local function draw(bufnr, client, edit)
@@ -151,45 +212,22 @@ local function draw(bufnr, client, edit)
   end
   local row0 = first + top
   local ts = vim.bo[bufnr].tabstop
-  local function virt(line)
-    return { { expand(line, ts), M.group } }
+  local plan = M.layout(o, n)
+  for _, m in ipairs(plan.marks) do
+    vim.api.nvim_buf_set_extmark(bufnr, ns, row0 + m.row, m.col, { end_col = m.end_col, hl_group = M.delete_group, priority = 200 })
   end
-  local jump = nil
-  if #o == #n then
-    -- Line for line: each changed line's changed part is marked, and what
-    -- it becomes is drawn under it.
-    for i = 1, #o do
-      if o[i] ~= n[i] then
-        local row = row0 + i - 1
-        local p, s = common(o[i], n[i])
-        if #o[i] - s > p then
-          vim.api.nvim_buf_set_extmark(bufnr, ns, row, p, { end_col = #o[i] - s, hl_group = M.delete_group, priority = 200 })
-        end
-        vim.api.nvim_buf_set_extmark(bufnr, ns, row, 0, { virt_lines = { virt(n[i]) } })
-        jump = jump or { row = row, col = p }
-      end
-    end
-  else
-    -- A block: the lines it replaces are marked, the new ones drawn
-    -- under them (over the next line when it only inserts).
-    for i = 1, #o do
-      vim.api.nvim_buf_set_extmark(bufnr, ns, row0 + i - 1, 0, { end_col = #o[i], hl_group = M.delete_group, priority = 200 })
-    end
+  for _, d in ipairs(plan.draws) do
     local lines = {}
-    for i = 1, #n do
-      lines[i] = virt(n[i])
+    for i, line in ipairs(d.lines) do
+      lines[i] = { { expand(line, ts), M.group } }
     end
-    if #lines > 0 then
-      if #o > 0 then
-        vim.api.nvim_buf_set_extmark(bufnr, ns, row0 + #o - 1, 0, { virt_lines = lines })
-      elseif row0 > 0 then
-        vim.api.nvim_buf_set_extmark(bufnr, ns, row0 - 1, 0, { virt_lines = lines })
-      else
-        vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_lines = lines, virt_lines_above = true })
-      end
+    if row0 + d.row >= 0 then
+      vim.api.nvim_buf_set_extmark(bufnr, ns, row0 + d.row, 0, { virt_lines = lines })
+    else
+      vim.api.nvim_buf_set_extmark(bufnr, ns, 0, 0, { virt_lines = lines, virt_lines_above = true })
     end
-    jump = { row = math.min(row0, count - 1), col = 0 }
   end
+  local jump = { row = math.max(0, math.min(row0 + plan.jump.row, count - 1)), col = plan.jump.col }
   return { edit = edit, tick = vim.api.nvim_buf_get_changedtick(bufnr), first = first, last = last, jump = jump }
 end
 
