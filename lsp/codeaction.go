@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/syntax"
 )
 
@@ -64,10 +65,13 @@ func (s *Server) codeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	}
 	if snap.Tree != nil {
 		if sc, ok := snap.Tree.Enclosing(start, syntax.ScopeKind("function"), syntax.ScopeKind("method"), syntax.ScopeKind("class")); ok {
+			l := lang.Detect(snap.LanguageID, snap.Path)
 			if r, err := rangeOf(snap.Text, sc.Span.Start, sc.Span.End, enc); err == nil {
-				actions = append(actions, action("wisp: Add a doc comment to "+nameOr(sc.Name, string(sc.Kind)),
-					"Add a documentation comment to this "+string(sc.Kind)+" in the language's usual style. Change nothing else.", r, rewrite))
-				if sc.Kind != "class" {
+				if !documented(snap.Text, sc, l) {
+					actions = append(actions, action("wisp: Add a doc comment to "+nameOr(sc.Name, string(sc.Kind)),
+						"Add a documentation comment to this "+string(sc.Kind)+" in the language's usual style. Change nothing else.", r, rewrite))
+				}
+				if sc.Kind != "class" && unfinished(snap.Text, sc, l) {
 					actions = append(actions, action("wisp: Complete the body of "+nameOr(sc.Name, string(sc.Kind)),
 						"Complete the body of this "+string(sc.Kind)+" so it does what its name, signature and comments say. Keep the signature.", r, rewrite))
 				}

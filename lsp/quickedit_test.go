@@ -243,8 +243,6 @@ func TestCodeActions(t *testing.T) {
 			titles := e.codeActionTitles()
 			want := map[string]string{
 				"wisp: Fix the diagnostics here":       "declared and not used: total",
-				"wisp: Add a doc comment to Sum":       "documentation comment",
-				"wisp: Complete the body of Sum":       "Complete the body",
 				"wisp: use a range-over-func iterator": "use a range-over-func iterator",
 			}
 			if c.prompt {
@@ -257,6 +255,48 @@ func TestCodeActions(t *testing.T) {
 				if !ok || !strings.Contains(got, instr) {
 					t.Errorf("action %q: instruction %q, want one containing %q (offered: %v)", title, got, instr, titles)
 				}
+			}
+		})
+	}
+}
+
+// The function-level actions are offered where they have something to
+// do: a doc comment for a function without one, a body for one whose body
+// is empty or a placeholder; Sum, documented and whole, gets neither.
+func TestFunctionActionsOfferedWhereTheyApply(t *testing.T) {
+	cases := []struct {
+		name, path, lang, src string
+		line                  int
+		doc, body             bool
+	}{
+		{"Go, documented and whole", "/tmp/sum.go", "go", sumGo, 4, false, false},
+		{"Go, neither", "/tmp/mean.go", "go", "package p\n\nfunc Mean(xs []float64) float64 {\n\tpanic(\"TODO\")\n}\n", 3, true, true},
+		{"Go, a TODO comment", "/tmp/todo.go", "go", "package p\n\n// Max is the largest of xs.\nfunc Max(xs []int) int {\n\t// TODO: write it\n\treturn 0\n}\n", 5, false, true},
+		{"Python, documented", "/tmp/a.py", "python", "def area(r):\n    \"\"\"The area of a circle of radius r.\"\"\"\n    return 3.14 * r * r\n", 2, false, false},
+		{"Python, neither", "/tmp/b.py", "python", "@cache\ndef area(r):\n    pass\n", 2, true, true},
+		{"Rust, documented above an attribute", "/tmp/c.rs", "rust", "/// Adds.\n#[inline]\nfn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n", 3, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := startServer(t, echoModel{}, config.Default())
+			e.initialize("initialize-helix-FROM-SOURCE.json", nil)
+			uri := "file://" + c.path
+			e.open(uri, c.lang, c.src)
+			var actions []struct {
+				Title string `json:"title"`
+			}
+			e.mustCall("textDocument/codeAction", map[string]any{
+				"textDocument": map[string]any{"uri": uri},
+				"range":        map[string]any{"start": map[string]any{"line": c.line, "character": 4}, "end": map[string]any{"line": c.line, "character": 4}},
+				"context":      map[string]any{"diagnostics": []any{}},
+			}, &actions)
+			var doc, body bool
+			for _, a := range actions {
+				doc = doc || strings.HasPrefix(a.Title, "wisp: Add a doc comment")
+				body = body || strings.HasPrefix(a.Title, "wisp: Complete the body")
+			}
+			if doc != c.doc || body != c.body {
+				t.Errorf("doc comment offered %v, want %v; body offered %v, want %v (actions %v)", doc, c.doc, body, c.body, actions)
 			}
 		})
 	}
