@@ -633,6 +633,11 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 		e.discardSpecLocked(uri) // nothing left for it to follow
 		return
 	}
+	if len(edits) > 1 {
+		// Each edit is in the coordinates the one before it left, and the
+		// text between is not at hand: what the change did, all told.
+		edits = []text.Edit{text.Between(before, after)}
+	}
 	for _, ed := range edits {
 		cursor := g.anchor + len(g.typed)
 		switch {

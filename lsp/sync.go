@@ -33,6 +33,21 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	return nil
 }
 
+// applyChange applies changes to the document and tells the engine, under
+// s.changing, which a panic on the way releases too: held, it would stop
+// every later change and request.
+func (s *Server) applyChange(u uri.URI, version int32, changes []text.Change) (changed, error) {
+	s.changing.Lock()
+	defer s.changing.Unlock()
+	res, err := s.docs.change(u, version, changes, s.encoding())
+	if err == nil {
+		if e := s.currentEngine(); e != nil {
+			e.DidChange(string(u), res.before, res.after, res.edits)
+		}
+	}
+	return res, err
+}
+
 func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumentParams) error {
 	changes := make([]text.Change, 0, len(p.ContentChanges))
 	for _, c := range p.ContentChanges {
@@ -47,14 +62,7 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		}
 	}
 	u := p.TextDocument.URI
-	s.changing.Lock()
-	res, err := s.docs.change(u, p.TextDocument.Version, changes, s.encoding())
-	if err == nil {
-		if e := s.currentEngine(); e != nil {
-			e.DidChange(string(u), res.before, res.after, res.edits)
-		}
-	}
-	s.changing.Unlock()
+	res, err := s.applyChange(u, p.TextDocument.Version, changes)
 	switch {
 	case errors.Is(err, ErrOutOfSync):
 		s.log.Debug("didChange ignored", zap.Error(err))

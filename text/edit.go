@@ -103,3 +103,22 @@ func (t *Text) Apply(changes []Change, enc Encoding) (*Text, []Edit, error) {
 	}
 	return cur, edits, nil
 }
+
+// Between returns the one Edit that turns before into after: everything
+// between their common prefix and their common suffix replaced. A change
+// sent as several edits, each in the coordinates the one before it left
+// (an editor's accept that inserts, deletes and inserts again), comes to
+// this one in before's and after's own coordinates.
+func Between(before, after *Text) Edit {
+	b, a := before.String(), after.String()
+	p := 0
+	for p < len(b) && p < len(a) && b[p] == a[p] {
+		p++
+	}
+	s := 0
+	for s < len(b)-p && s < len(a)-p && b[len(b)-1-s] == a[len(a)-1-s] {
+		s++
+	}
+	return Edit{Start: p, OldEnd: len(b) - s, NewEnd: len(a) - s,
+		StartPoint: before.Point(p), OldEndPoint: before.Point(len(b) - s), NewEndPoint: after.Point(len(a) - s)}
+}

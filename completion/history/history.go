@@ -124,20 +124,11 @@ func (h *History) Recent(n int) []Edit {
 // [as, ae). One edit (a keystroke) is read directly; several are compared
 // by their common prefix and suffix.
 func changed(before, after *text.Text, edits []text.Edit) (bs, be, as, ae int) {
-	if len(edits) == 1 {
-		e := edits[0]
-		return e.Start, e.OldEnd, e.Start, e.NewEnd
+	e := edits[0]
+	if len(edits) > 1 {
+		e = text.Between(before, after)
 	}
-	b, a := before.String(), after.String()
-	p := 0
-	for p < len(b) && p < len(a) && b[p] == a[p] {
-		p++
-	}
-	s := 0
-	for s < len(b)-p && s < len(a)-p && b[len(b)-1-s] == a[len(a)-1-s] {
-		s++
-	}
-	return p, len(b) - s, p, len(a) - s
+	return e.Start, e.OldEnd, e.Start, e.NewEnd
 }
 
 // lines returns lines first..last of t (inclusive) with their line
