@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -350,5 +351,34 @@ func TestEmacsModelDownAtStartIsSeen(t *testing.T) {
 	s.waitScreen(10*time.Second, "wisp: model unavailable")
 	if n := emacsCount(t, s, "^wisp:"); n != 1 {
 		t.Errorf("*Messages* holds %d messages from wisp, want 1", n)
+	}
+}
+
+// TestEmacsEglotOneServerPerMode runs wisp-eglot-setup in Emacs (batch)
+// with Debian's eglot 1.9: every mode of wisp-eglot-modes must get an
+// entry of its own in eglot-server-programs. One entry for all of them
+// makes eglot 1.9 send every file with the language of the first one it
+// opened (main.go as python), and wisp then reads Go as Python.
+func TestEmacsEglotOneServerPerMode(t *testing.T) {
+	eglot := "/usr/share/emacs/site-lisp/elpa/eglot-1.9"
+	requireFiles(t, "Emacs 28 with eglot 1.9", "/usr/bin/emacs", eglot)
+	out, err := exec.Command("emacs", "--batch", "-Q", "-L", eglot, "-l", repoFile(t, "emacs/wisp.el"), "--eval", `(progn
+  (wisp-eglot-setup)
+  (dolist (entry eglot-server-programs)
+    (when (eq (cdr entry) #'wisp--eglot-contact)
+      (princ (format "%S\n" (car entry))))))`).CombinedOutput()
+	if err != nil {
+		t.Fatalf("emacs: %v\n%s", err, out)
+	}
+	var entries []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if !strings.HasPrefix(l, "Loading") && l != "" {
+			entries = append(entries, l)
+		}
+	}
+	for _, mode := range []string{"python-mode", "go-mode", "rust-mode", "js-mode", "typescript-mode"} {
+		if !slices.Contains(entries, mode) {
+			t.Errorf("no eglot entry of its own for %s; wisp's entries: %q", mode, entries)
+		}
 	}
 }

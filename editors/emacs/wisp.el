@@ -435,10 +435,14 @@ from the first keystroke, so the buffer asks right after each change."
 
 ;;;###autoload
 (defun wisp-eglot-setup ()
-  "Make wisp eglot's server for `wisp-eglot-modes'."
+  "Make wisp eglot's server for `wisp-eglot-modes'.
+One entry for each mode: eglot 1.9 gives the files of all the modes of
+one entry the language of the first file it opened (main.go sent as
+python), so each mode gets a server of its own."
   (interactive)
   (require 'eglot)
-  (add-to-list 'eglot-server-programs (cons wisp-eglot-modes #'wisp--eglot-contact)))
+  (dolist (mode (reverse wisp-eglot-modes))
+    (add-to-list 'eglot-server-programs (cons mode #'wisp--eglot-contact))))
 
 ;;;; Quick edit
 
