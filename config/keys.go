@@ -94,10 +94,10 @@ func oneOf(k key, values ...string) key {
 func envName(k key) key {
 	get, set := k.get, k.set
 	k.get = func(c *Config) string {
-		if v := get(c); !IsEnvName(v) && v != "" {
-			return maskedValue
+		if v := get(c); v == "" || IsEnvName(v) {
+			return v
 		}
-		return get(c)
+		return maskedValue
 	}
 	k.set = func(c *Config, v any) error {
 		if s, ok := v.(string); ok && s != "" && !IsEnvName(s) {

@@ -31,9 +31,9 @@ func documented(t *text.Text, sc syntax.Scope, l *lang.Language) bool {
 	}
 	if l != nil && l.Name == "python" {
 		body := t.String()[min(sc.Header.End, t.Len()):min(sc.Span.End, t.Len())]
-		first := strings.TrimSpace(body)
-		return strings.HasPrefix(first, `"""`) || strings.HasPrefix(first, `'''`) ||
-			strings.HasPrefix(first, `r"""`) || strings.HasPrefix(first, `"`) || strings.HasPrefix(first, `'`)
+		// A string literal, prefixed (r, u, b, f…) or not: a docstring.
+		first := strings.TrimLeft(strings.TrimSpace(body), "rRuUbBfF")
+		return strings.HasPrefix(first, `"`) || strings.HasPrefix(first, `'`)
 	}
 	return false
 }

@@ -86,18 +86,10 @@ func typeArgumentsAmbiguity(got *Tree, g, w string) bool {
 }
 
 // restore returns the edit that turns cur back into orig: the bytes
-// between their common prefix and suffix.
+// between their common prefix and suffix (text.Between).
 func restore(cur, orig *text.Text) (*text.Text, text.Edit) {
-	a, b := cur.String(), orig.String()
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
-	next, e, err := cur.Replace(p, len(a)-q, b[p:len(b)-q])
+	d := text.Between(cur, orig)
+	next, e, err := cur.Replace(d.Start, d.OldEnd, orig.String()[d.Start:d.NewEnd])
 	if err != nil {
 		panic(err) // offsets are in range by construction
 	}

@@ -19,7 +19,6 @@ M.namespace = ns
 --   timer,              -- debounce timer (a uv timer), never nil after attach
 --   request_id,         -- in-flight inlineCompletion request, or nil
 --   ghost,              -- { row, col, text } drawn now, or nil
---   dismissed_tick,     -- changedtick at which the user dismissed, or nil
 --   asked,              -- { tick, row, col } of the last request, or nil
 -- }
 local state = {}
@@ -198,9 +197,6 @@ function M.on_partial(_, params)
   if params.version ~= nil and params.version ~= lsp.version(bufnr) then
     return
   end
-  if st.dismissed_tick == vim.api.nvim_buf_get_changedtick(bufnr) then
-    return -- dismissed: a stream's late pieces do not bring it back
-  end
   local client = vim.lsp.get_client_by_id(st.client_id)
   if client == nil then
     return
@@ -261,9 +257,6 @@ local function on_change(bufnr, text_changed)
   end
   follow(bufnr)
   if text_changed or (st.ghost == nil and not asked_here(st, bufnr)) then
-    if text_changed then
-      st.dismissed_tick = nil
-    end
     st.timer:stop()
     local wait = config().debounce or 0
     if wait <= 0 then
@@ -311,8 +304,9 @@ function M.accept(kind)
 end
 
 -- hold clears bufnr's ghost text and asks for none at the cursor until
--- the text changes or the cursor moves on: where a suggested edit's jump
--- put the cursor, <Tab> is for that edit, not for ghost text.
+-- the text changes or the cursor moves on: where the user dismissed it,
+-- and where a suggested edit's jump put the cursor (<Tab> is for that
+-- edit, not for ghost text).
 function M.hold(bufnr)
   local st = state[bufnr]
   if st == nil then
@@ -325,14 +319,7 @@ end
 
 -- dismiss hides the ghost text until the next change or cursor move.
 function M.dismiss()
-  local bufnr = vim.api.nvim_get_current_buf()
-  M.clear(bufnr)
-  local st = state[bufnr]
-  if st ~= nil then
-    local row, col = cursor()
-    st.dismissed_tick = vim.api.nvim_buf_get_changedtick(bufnr)
-    st.asked = { tick = st.dismissed_tick, row = row, col = col } -- not asked again here
-  end
+  M.hold(vim.api.nvim_get_current_buf())
 end
 
 -- attach starts drawing ghost text in bufnr from the wisp client client_id.
