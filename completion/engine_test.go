@@ -2,6 +2,8 @@ package completion_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -321,5 +323,41 @@ func TestReplyCutShortIsNotCompleted(t *testing.T) {
 	}
 	if n := m.requests.Load(); n != 2 {
 		t.Fatalf("%d model requests, want 2", n)
+	}
+}
+
+// heldModel writes reply, then holds the stream open until the request is
+// cancelled: a model still generating past what the suggestion shows.
+type heldModel struct{ reply string }
+
+func (m heldModel) Generate(ctx context.Context, req transport.Request, onDelta func(string)) (transport.Result, error) {
+	for _, line := range strings.SplitAfter(m.reply, "\n") {
+		onDelta(line)
+	}
+	<-ctx.Done()
+	return transport.Result{}, &transport.Error{Kind: transport.KindCancelled, Err: ctx.Err()}
+}
+
+func (heldModel) Close() error { return nil }
+
+// A blank line's suggestion shows at most its plan's lines: once the
+// model has written them, the request is answered, though the model goes
+// on (a completion item in Helix or Emacs waits for the answer).
+func TestAnsweredOnceThePlansLinesAreWritten(t *testing.T) {
+	var reply strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&reply, "\tx%d := %d\n", i, i)
+	}
+	e := engine(heldModel{reply: reply.String()}, 50*time.Millisecond)
+	defer e.Close()
+	doc := text.New("package p\n\nfunc f() {\n\ta := 1\n\t\n}\n")
+	at := len("package p\n\nfunc f() {\n\ta := 1\n\t")
+	select {
+	case s := <-suggesting(e, query(doc, at)):
+		if !strings.HasPrefix(strings.TrimLeft(s.Text, "\t"), "x0 := 0\n\tx1 := 1") || strings.Contains(s.Text, "x11") {
+			t.Fatalf("suggestion %q, want the first lines of the reply", s.Text)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer while the model goes on past the lines the suggestion shows")
 	}
 }

@@ -103,23 +103,28 @@ func (g *generation) broadcastLocked() {
 }
 
 // suggestionLocked returns the shaped suggestion from the anchor and
-// whether it is final (the generation is done, or the plan's single line
-// is complete).
+// whether it is final: the generation is done, or the model has written
+// all of the reply the plan shows (shape.Settled: a single-line plan's
+// line, a multi-line plan's lines), so that nothing it writes later can
+// change the suggestion. A request answers as soon as it is final: a
+// completion item for a blank line comes once its lines are written, not
+// when the model reaches its output bound.
 //
 // While it is not final, the text is shaped as a reply still streaming
 // (shape.FitPartial): what the model has written so far, nothing added
 // that the rest of the reply would take away again.
 func (g *generation) suggestionLocked() (full string, final bool) {
-	// A single-line plan is final once the line is complete: nothing the
-	// model says later can change it.
-	lineDone := !g.plan.Multiline && strings.Contains(g.raw.String(), "\n")
-	final = g.done || lineDone
+	settled := shape.Settled(g.plan, g.raw.String())
+	final = g.done || settled
 	// A reply cut short by its output bound is shaped as one still
 	// streaming: what the model wrote, its last line not completed with
 	// closers it would not have written there. Typing past its end asks
-	// anew (errOutrun).
-	whole := final && (lineDone || !g.cutShort)
-	if !g.shapedOK || g.shapedLen != g.raw.Len() || g.shapedFinal != whole {
+	// anew (errOutrun). A reply cut short after all the plan shows was
+	// not cut short where it is shown.
+	whole := final && (settled || !g.cutShort)
+	// Once settled, more text changes nothing: it is not shaped again.
+	stale := g.shapedLen != g.raw.Len() && !(settled && g.shapedFinal)
+	if !g.shapedOK || stale || g.shapedFinal != whole {
 		raw := g.raw.String()
 		fit := shape.FitPartial
 		if whole {

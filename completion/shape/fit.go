@@ -89,6 +89,18 @@ func fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string, p
 	return s, true
 }
 
+// Settled reports whether raw, a reply streamed so far, already holds all
+// of the reply that Fit reads for plan: the first line of a single-line
+// plan, the first MaxLines+1 lines of a multi-line one. From then on, Fit
+// of raw and of any longer reply starting with raw are the same: what the
+// model writes after cannot change what is shown.
+func Settled(plan Plan, raw string) bool {
+	if !plan.Multiline {
+		return strings.Contains(raw, "\n")
+	}
+	return strings.Count(raw, "\n") > plan.MaxLines
+}
+
 // firstLines returns s cut to at most n lines.
 func firstLines(s string, n int) string {
 	for i := 0; i < len(s); i++ {

@@ -73,26 +73,46 @@ func completionCases(t *testing.T) []*marker.Case {
 	return cases
 }
 
+// fitting is a case as Fit sees it.
+type fitting struct {
+	doc    *text.Text
+	tree   *syntax.Tree // nil for a file without a grammar
+	cursor int
+	plan   shape.Plan
+	reply  string
+}
+
+// load parses c's document and plans its completion; the caller closes
+// the tree.
+func load(c *marker.Case) (fitting, error) {
+	f, err := c.Doc()
+	if err != nil {
+		return fitting{}, err
+	}
+	in := fitting{doc: text.New(f.Text), cursor: f.Start}
+	if lang := syntax.Detect("", f.Name); lang != nil {
+		if in.tree, err = syntax.Parse(context.Background(), lang, in.doc); err != nil {
+			return fitting{}, err
+		}
+	}
+	in.plan = shape.Decide(in.doc, in.tree, f.Start)
+	in.reply, _ = c.Fragment("reply")
+	return in, nil
+}
+
 // run plans and fits c's reply with fit.
 func run(c *marker.Case, fit fitFunc) (string, bool, error) {
-	f, err := c.Doc()
+	in, err := load(c)
 	if err != nil {
 		return "", false, err
 	}
-	doc := text.New(f.Text)
-	var tree *syntax.Tree
-	if lang := syntax.Detect("", f.Name); lang != nil {
-		if tree, err = syntax.Parse(context.Background(), lang, doc); err != nil {
-			return "", false, err
-		}
-		defer tree.Close()
+	if in.tree != nil {
+		defer in.tree.Close()
 	}
-	plan := shape.Decide(doc, tree, f.Start)
-	if want, ok := c.Directive("plan"); ok && (want == "multi") != plan.Multiline {
-		return "", false, fmt.Errorf("plan %+v, want %s", plan, want)
+	if want, ok := c.Directive("plan"); ok && (want == "multi") != in.plan.Multiline {
+		return "", false, fmt.Errorf("plan %+v, want %s", in.plan, want)
 	}
-	reply, _ := c.Fragment("reply")
-	got, ok := fit(doc, tree, f.Start, plan, reply)
+	got, ok := fit(in.doc, in.tree, in.cursor, in.plan, in.reply)
 	return got, ok, nil
 }
 
@@ -125,4 +145,43 @@ func show(f *marker.File, got string) string {
 		end = len(s) - f.Start
 	}
 	return "document reads: " + strings.TrimRight(s[line:f.Start], "\r") + "⟦" + got + "⟧" + strings.TrimRight(s[f.Start:f.Start+end], "\r")
+}
+
+// Settled's contract: once a reply is settled for its plan, Fit gives
+// the same text for it and for any longer reply. Every case's reply is
+// run on with lines that close blocks, open others and repeat, and each
+// settled prefix of it is fitted against the whole.
+func TestSettledReplyChangesNoMore(t *testing.T) {
+	tails := []string{
+		strings.Repeat("\tvalue := compute(1)\n", 30),
+		strings.Repeat("    value = compute(1)\n", 30),
+		strings.Repeat("x = 1\n}\n)\n    return y\n\nfunc g() {\n\tz := 2\n", 5),
+	}
+	settled := 0
+	for _, c := range completionCases(t) {
+		in, err := load(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tail := range tails {
+			whole := in.reply + "\n" + tail
+			want, wantOK := shape.Fit(in.doc, in.tree, in.cursor, in.plan, whole)
+			for k := 1; k < len(whole); k++ {
+				if !shape.Settled(in.plan, whole[:k]) {
+					continue
+				}
+				settled++
+				if got, ok := shape.Fit(in.doc, in.tree, in.cursor, in.plan, whole[:k]); got != want || ok != wantOK {
+					t.Errorf("%s: settled after %q, Fit gives %q, %v; of the whole reply %q, %v", c.Name, whole[:k], got, ok, want, wantOK)
+					break
+				}
+			}
+		}
+		if in.tree != nil {
+			in.tree.Close()
+		}
+	}
+	if settled == 0 {
+		t.Fatal("no prefix was settled")
+	}
 }
