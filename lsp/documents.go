@@ -119,12 +119,15 @@ type store struct {
 	// parseHook, if set, is called before each parse, outside the lock;
 	// tests use it to hold a parse. Set before the store is used.
 	parseHook func(u uri.URI)
+	// ready parses and indexes opened documents in the background.
+	ready preparer
 }
 
 func newStore() *store { return &store{docs: map[uri.URI]*document{}} }
 
-// open adds or replaces a document. It does not parse: the first request
-// that needs the tree does, outside the store's lock.
+// open adds or replaces a document and has it parsed and indexed in the
+// background (see preparer); a request that comes first parses it
+// itself, outside the store's lock.
 //
 // u and languageID are copied: strings decoded from a message may share
 // its memory (go.lsp.dev/protocol's decoders alias unescaped strings into
@@ -147,6 +150,13 @@ func (s *store) open(u uri.URI, languageID string, version int32, content string
 	}
 	s.mu.Unlock()
 	freeTrees(drop)
+	if d.lang != nil {
+		s.ready.add(d, func(d *document) {
+			if snap := s.indexed(d); snap != nil {
+				snap.Release()
+			}
+		})
+	}
 	return d
 }
 
@@ -316,8 +326,9 @@ func (s *store) all(skip uri.URI) []*Snapshot {
 	return out
 }
 
-// closeAll forgets every document.
+// closeAll forgets every document, once no background parse is under way.
 func (s *store) closeAll() {
+	s.ready.close()
 	s.mu.Lock()
 	docs := s.docs
 	s.docs = map[uri.URI]*document{}

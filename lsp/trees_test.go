@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"go.lsp.dev/uri"
@@ -59,6 +60,35 @@ func TestChangesDuringAParseAreNotLost(t *testing.T) {
 	defer fresh.Close()
 	if snap.Tree.String() != fresh.String() {
 		t.Fatalf("tree after a change during the parse:\n got %s\nwant %s", snap.Tree, fresh)
+	}
+	s.closeAll()
+}
+
+// An opened document is parsed and indexed in the background: the first
+// request in it finds its tree and index made, and parses nothing.
+func TestOpenedDocumentIsParsedBeforeItsFirstRequest(t *testing.T) {
+	s := newStore()
+	var parses atomic.Int32
+	s.parseHook = func(uri.URI) { parses.Add(1) }
+	u := uri.URI("file:///tmp/t.go")
+	s.open(u, "go", 1, "package t\n\nfunc a() {}\n")
+	s.ready.wg.Wait()
+	if n := parses.Load(); n != 1 {
+		t.Fatalf("%d parses once opened, want 1", n)
+	}
+	s.mu.Lock()
+	idx := s.docs[u].index
+	s.mu.Unlock()
+	if idx == nil || len(idx.Defs) != 1 {
+		t.Fatalf("index once opened: %+v, want func a", idx)
+	}
+	snap, err := s.snapshot(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Release()
+	if snap.Tree == nil || parses.Load() != 1 {
+		t.Fatalf("first request: tree %v after %d parses, want the tree made at open", snap.Tree, parses.Load())
 	}
 	s.closeAll()
 }
