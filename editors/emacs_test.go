@@ -382,3 +382,64 @@ func TestEmacsEglotOneServerPerMode(t *testing.T) {
 		}
 	}
 }
+
+// TestEmacsEglot follows editors/README.md's eglot steps in Emacs 28 with
+// Debian's eglot 1.9 (wisp.el loaded, wisp-eglot-setup, eglot for Go
+// files) and uses it as a person would:
+//   - wisp's suggestion is a completion candidate: "hello", then M-Tab
+//     (completion-at-point), writes hello_world();
+//   - no error comes up in the echo area: eglot 1.9 asks its server for
+//     document symbols each time the menu bar is redrawn, which wisp
+//     does not offer, and the refusal used to be an error on every
+//     command;
+//   - with the model gone, the mode line says so and keeps saying it.
+func TestEmacsEglot(t *testing.T) {
+	eglot := "/usr/share/emacs/site-lisp/elpa/eglot-1.9"
+	requireFiles(t, "Emacs 28 with eglot 1.9 and go-mode", "/usr/bin/emacs", "/usr/bin/tmux", eglot,
+		"/usr/share/emacs/site-lisp/elpa/go-mode-1.6.0")
+	ms := startModelServer(t, []reply{completeHello}, measured)
+	init := fmt.Sprintf("(setq native-comp-async-report-warnings-errors 'silent)\n(load %q)\n(wisp-eglot-setup)\n(add-hook 'go-mode-hook #'eglot-ensure)\n",
+		repoFile(t, "emacs/wisp.el"))
+	s, file := startTerminalEditor(t, terminalEditor{
+		home: map[string]string{
+			".emacs.d/init.el":       init,
+			".emacs.d/early-init.el": "(setq native-comp-deferred-compilation nil)\n", // see startEmacsTmux
+		},
+		file: "main.go", content: goSource, argv: []string{"emacs"}, env: ms.env(),
+		ready: func(s *tmuxSession) {
+			waitFor(t, 60*time.Second, "eglot runs wisp ([eglot:proj…] in the mode line)", func() (bool, string) {
+				screen := s.screen(false)
+				return strings.Contains(screen, "[eglot:proj"), screen
+			})
+		},
+	})
+	noError := func(when string) {
+		t.Helper()
+		if screen := s.screen(false); strings.Contains(screen, "Error") || strings.Contains(screen, "[eglot:proj/error]") {
+			t.Fatalf("%s, the screen shows an error:\n%s", when, screen)
+		}
+	}
+	s.keys("Down", "Down", "Down", "C-e")
+	s.text("hello")
+	time.Sleep(500 * time.Millisecond) // the menu bar is redrawn after each command
+	noError("after typing")
+	s.keys("M-Tab")
+	s.waitScreen(20*time.Second, "hello_world()")
+	noError("after completion-at-point")
+	s.keys("C-x", "C-s")
+	waitFor(t, 10*time.Second, "Emacs saves the file", func() (bool, string) {
+		data, err := os.ReadFile(file)
+		return err == nil && strings.Contains(string(data), "\thello_world()\n"), string(data)
+	})
+
+	ms.stop(t)
+	s.keys("C-e", "Enter")
+	s.text("hello")
+	s.keys("M-Tab")
+	s.waitScreen(20*time.Second, "wisp:")
+	s.text("x")
+	time.Sleep(1500 * time.Millisecond)
+	if line := screenLine(s.screen(false), "[eglot:proj"); !strings.Contains(line, "wisp:") {
+		t.Fatalf("with the model gone, the mode line reads %q; want wisp's state in it", line)
+	}
+}

@@ -167,16 +167,21 @@ ones, and carries the trusted settings as --set flags."
   "The initializationOptions: `wisp-initialization-options' without the trusted settings."
   (cdr (wisp--split-options wisp-initialization-options)))
 
-(defun wisp--lsp-initialization-options ()
-  "The initializationOptions for lsp-mode: wisp/status and streaming on.
-`wisp--on-status' shows wisp/status in the mode line; without it wisp
-would tell the model's state with window/showMessage instead (as it does
-eglot, which has no handler for it here).  wisp.el draws
-wisp/inlineCompletionPartial (`wisp--on-partial').  Either is left as
-`wisp-initialization-options' sets it."
-  (let ((options (copy-sequence (wisp--initialization-options))))
+(defun wisp--with-status (options)
+  "OPTIONS with wisp/status on, unless they say otherwise.
+`wisp--status' shows wisp/status in the echo area and the mode line;
+without it wisp would tell the model's state with window/showMessage,
+which the echo area loses at the next message."
+  (let ((options (copy-sequence options)))
     (unless (plist-member options :status)
       (setq options (plist-put options :status t)))
+    options))
+
+(defun wisp--lsp-initialization-options ()
+  "The initializationOptions for lsp-mode: wisp/status and streaming on.
+wisp.el draws wisp/inlineCompletionPartial (`wisp--on-partial').  Either
+is left as `wisp-initialization-options' sets it."
+  (let ((options (wisp--with-status (wisp--initialization-options))))
     (unless (plist-member options :streaming)
       (setq options (plist-put options :streaming t)))
     options))
@@ -201,12 +206,14 @@ for a second (lsp-mode's own, while it starts), show it again, unlogged."
       (message "%s" text))))
 
 (defun wisp--on-status (_workspace params)
-  "Record a wisp/status notification PARAMS for the mode line.
+  "Record a wisp/status notification PARAMS from lsp-mode."
+  (wisp--status (gethash "state" params) (gethash "message" params)))
+
+(defun wisp--status (state message)
+  "Record wisp's STATE (and its MESSAGE) for the mode line.
 The user hears once that the model is unavailable and once that it is
 back, never on every keystroke: wisp sends a status with each request."
-  (let* ((state (gethash "state" params))
-         (message (gethash "message" params))
-         (problem (not (member state wisp--healthy-states))))
+  (let ((problem (not (member state wisp--healthy-states))))
     (setq wisp-status state)
     (force-mode-line-update t)
     (unless (or (equal state "generating") (eq problem wisp--told-problem))
@@ -424,14 +431,31 @@ from the first keystroke, so the buffer asks right after each change."
 (declare-function eglot-execute-command "eglot")
 (declare-function eglot--TextDocumentIdentifier "eglot")
 (declare-function eglot--pos-to-lsp-position "eglot")
+(declare-function eglot--server-capable "eglot")
+(declare-function eglot-imenu "eglot")
 (defvar eglot--versioned-identifier)
 
 (defun wisp--eglot-contact (_interactive)
-  "Eglot's contact for wisp."
+  "Eglot's contact for wisp, with wisp/status on (`wisp--eglot-status')."
   (append (wisp--command)
-          (let ((options (wisp--initialization-options)))
-            (when options
-              (list :initializationOptions options)))))
+          (list :initializationOptions (wisp--with-status (wisp--initialization-options)))))
+
+(with-eval-after-load 'eglot
+  (cl-defmethod eglot-handle-notification
+    (_server (_method (eql wisp/status)) &key state message &allow-other-keys)
+    "Record wisp's state for the mode line (`wisp--status')."
+    (wisp--status state message))
+  (add-hook 'eglot-managed-mode-hook #'wisp--eglot-imenu))
+
+(defun wisp--eglot-imenu ()
+  "Leave imenu to the major mode where eglot's server lists no symbols.
+eglot 1.9 asks its server for textDocument/documentSymbol whenever the
+menu bar is redrawn, whether the server offers it or not: wisp does not,
+and the refusal came up as an error in the echo area on every command,
+hiding everything else said there."
+  (when (and (bound-and-true-p eglot--managed-mode)
+             (not (eglot--server-capable :documentSymbolProvider)))
+    (remove-function (local 'imenu-create-index-function) #'eglot-imenu)))
 
 ;;;###autoload
 (defun wisp-eglot-setup ()
