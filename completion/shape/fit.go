@@ -55,7 +55,7 @@ func fit(doc *text.Text, tree *syntax.Tree, cursor int, plan Plan, raw string, p
 	s = st.balance(s, plan.Multiline, partial)
 	if plan.Multiline {
 		prev, _ := neighbours(doc, st.line)
-		s = reindent(s, st.before, leadingSpace(prev), plan)
+		s = reindent(s, st.before, prev, plan)
 		if st.d.IndentBlocks {
 			s = cutDedent(s, plan.Indent)
 		}

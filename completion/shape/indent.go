@@ -6,15 +6,16 @@ import "strings"
 // style (plan.Unit) and shifts it so its first line of code sits at
 // plan.Indent, keeping the reply's relative structure. before is the
 // cursor line's text before the cursor: when it is all whitespace, the
-// reply's first line starts after that indentation. prevIndent is the
-// indentation of the nearest line of code above the cursor's.
+// reply's first line starts after that indentation. prev is the nearest
+// line of code above the cursor's.
 //
 // On a blank line, a reply that indents its own first line is kept as the
 // model wrote it when that indentation is plausible (see indentFits): the
 // model knows the line's level better than the plan's guess, since the
 // typed indentation may be partial and a closing line sits a level out.
 // Read after what is typed first; if that is too deep, as a repeat of it.
-func reindent(s, before, prevIndent string, plan Plan) string {
+func reindent(s, before, prev string, plan Plan) string {
+	prevIndent := leadingSpace(prev)
 	lines := strings.Split(s, "\n")
 	blank := strings.TrimSpace(before) == ""
 	// Absolute indentation of each line as the reply means it.
@@ -45,7 +46,8 @@ func reindent(s, before, prevIndent string, plan Plan) string {
 	sameStyle := unit == plan.Unit
 	if lead := leadingSpace(lines[0]); first == 0 && blank && lead != "" && strings.Contains(unit, "\t") == strings.Contains(plan.Unit, "\t") {
 		switch {
-		case indentFits(before+lead, prevIndent, plan.Unit):
+		case indentFits(before+lead, prevIndent, plan.Unit) &&
+			!(levels(before+lead, plan.Unit) > levels(prevIndent, plan.Unit) && finished(prev, plan.Language) && !continues(lines[0])):
 			return s
 		case strings.HasPrefix(lead, before) && indentFits(lead, prevIndent, plan.Unit):
 			lines[0] = lines[0][len(before):]
@@ -71,6 +73,31 @@ func reindent(s, before, prevIndent string, plan Plan) string {
 		lines[i] = ind + strings.TrimLeft(lines[i], " \t")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// finished reports whether prev, a line of code of a known language,
+// ends a statement, so that the next line cannot sit a level deeper: it
+// has no comment (which could hide an opener) and ends in a word, a
+// closing bracket, a quote or ";". A reply indenting its first line a
+// level deeper than such a line repeats the indentation the editor
+// already typed. In a language wisp does not know (a Lua function's
+// header ends in ")"), no line is taken as finished.
+func finished(prev, language string) bool {
+	t := strings.TrimRight(prev, " \t\r")
+	if language == "" || t == "" || strings.Contains(t, "//") || strings.Contains(t, "#") || strings.Contains(t, "/*") {
+		return false
+	}
+	c := t[len(t)-1]
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		strings.IndexByte(")]};\"'`", c) >= 0
+}
+
+// continues reports whether line, trimmed, goes on with the expression
+// above it (".map(…)", "&& ok", "? a : b"), which sits a level deeper
+// after a line that looks finished.
+func continues(line string) bool {
+	t := strings.TrimSpace(line)
+	return t != "" && strings.IndexByte(".?:&|+-*/%=<>", t[0]) >= 0
 }
 
 // indentFits reports whether a line indented by indent may follow a line
