@@ -122,3 +122,29 @@ func TestClassifyMisses(t *testing.T) {
 		}
 	}
 }
+
+// Typed-ahead reuse is judged against a run without it in which no ghost
+// text came before the next key: that is no latency to beat, and reuse,
+// which shows text, meets the target if it asks the model less.
+func TestJudgeReuseAgainstNoGhostText(t *testing.T) {
+	ws := result{Setup: setup{Name: "ws"}, RequestsPer100: 3.3, ShownInTime: 0.95, FirstGhost: dist{N: 200, P50: 0.4}}
+	off := result{Setup: setup{Name: "ws-nostream-noreuse"}, RequestsPer100: 100}
+	for _, c := range []struct {
+		off  result
+		want bool
+	}{
+		{off, true},
+		{result{Setup: off.Setup, RequestsPer100: 100, FirstGhost: dist{N: 10, P50: 0.2}}, false},
+		{result{Setup: off.Setup, RequestsPer100: 4}, false},
+	} {
+		var got *target
+		for _, tg := range judge([]result{ws, c.off}) {
+			if strings.HasPrefix(tg.Name, "typed-ahead reuse") {
+				got = &tg
+			}
+		}
+		if got == nil || got.Met != c.want {
+			t.Errorf("off %+v: verdict %+v, want met=%v", c.off.FirstGhost, got, c.want)
+		}
+	}
+}
