@@ -94,9 +94,12 @@ func finished(prev, language string) bool {
 
 // continues reports whether line, trimmed, goes on with the expression
 // above it (".map(…)", "&& ok", "? a : b"), which sits a level deeper
-// after a line that looks finished.
+// after a line that looks finished. A comment ("// …", "/* …") does not.
 func continues(line string) bool {
 	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") {
+		return false
+	}
 	return t != "" && strings.IndexByte(".?:&|+-*/%=<>", t[0]) >= 0
 }
 
