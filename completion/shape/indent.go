@@ -43,6 +43,13 @@ func reindent(s, before, prev string, plan Plan) string {
 	unit := replyUnit(abs, plan)
 	want := levels(plan.Indent, plan.Unit)
 	shift := want - levels(abs[first], unit)
+	if blank && first > 0 && shift > 0 {
+		// The reply breaks the line first: its lines are whole lines,
+		// indented as the model means them. One that starts shallower
+		// than the plan's guess leaves the block (a Python "def" back
+		// at the top level after a method); it keeps its level.
+		shift = 0
+	}
 	sameStyle := unit == plan.Unit
 	if lead := leadingSpace(lines[0]); first == 0 && blank && lead != "" && strings.Contains(unit, "\t") == strings.Contains(plan.Unit, "\t") {
 		switch {
