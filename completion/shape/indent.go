@@ -164,9 +164,20 @@ func extra(indent, unit string) int {
 
 // cutDedent ends a reply for an indentation-blocked language at its first
 // line of code indented less than the block (indent): that line belongs
-// after the block.
+// after the block. A reply that breaks the line first and starts
+// shallower than indent has left the block itself (reindent keeps that
+// level): its first line of code is the block it writes.
 func cutDedent(s, indent string) string {
 	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if lead := leadingSpace(l); i > 0 && len(lead) < len(indent) {
+			indent = lead
+		}
+		break
+	}
 	for i := 1; i < len(lines); i++ {
 		l := lines[i]
 		if strings.TrimSpace(l) != "" && len(leadingSpace(l)) < len(indent) {
