@@ -149,7 +149,7 @@ func (e *Engine) lookAheadLocked(g *generation, full, typed string) *generation 
 // stream, cancel, timings and count of deltas, done when g is. Rebasing and look-ahead
 // build theirs through it; the caller registers it or hangs it on g.
 func (e *Engine) continuationLocked(g *generation, skip int, added string, doc *text.Text, cursor int) *generation {
-	plan := shape.Decide(doc, nil, cursor)
+	plan := shape.DecideAs(doc, g.plan.Language, cursor)
 	c := &generation{uri: g.uri, anchor: cursor, doc: doc, plan: plan, cancel: g.cancel,
 		start: g.start, firstAt: g.firstAt, req: e.followRequest(g.req, added, plan),
 		done: g.done, err: g.err, cutShort: g.cutShort, deltas: g.deltas, updated: make(chan struct{})}

@@ -74,7 +74,7 @@ func (e *Engine) speculate(next *successor) {
 	future := src[:b.anchor] + next.full + src[b.anchor:]
 	cursor := b.anchor + len(next.full)
 	doc := text.New(future)
-	plan := shape.Decide(doc, nil, cursor)
+	plan := shape.DecideAs(doc, b.plan.Language, cursor)
 	lead := ""
 	if !plan.Multiline && lookAheadTail(next.raw, next.full) != "" {
 		return // b looked ahead: its next lines are the speculation (lookAheadLocked)
@@ -91,7 +91,7 @@ func (e *Engine) speculate(next *successor) {
 		future = future[:cursor] + lead + future[cursor:]
 		cursor += len(lead)
 		doc = text.New(future)
-		plan = shape.Decide(doc, nil, cursor)
+		plan = shape.DecideAs(doc, b.plan.Language, cursor)
 	}
 	req := e.followRequest(b.req, next.full+lead, plan)
 

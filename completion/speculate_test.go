@@ -11,6 +11,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/completion"
 	"github.com/wisp-lsp/wisp/config"
+	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/transport"
 )
@@ -376,4 +377,38 @@ func afterTakingABlockOpener(t *testing.T, m *scriptedModel) (completion.Suggest
 	}
 	doc = typeAt(e, doc, at, " {")
 	return e.Suggest(context.Background(), query(doc, at+2))
+}
+
+// The look-ahead's continuation is planned in the document's language,
+// though it has no syntax tree of its own: after a taken "switch {" in a
+// parsed Go file, the case labels it shows sit at the switch's level, as
+// gofmt puts them, not one level deeper.
+func TestLookAheadPlansInTheDocumentsLanguage(t *testing.T) {
+	m := &scriptedModel{reply: " {\n\tcase x > 0:\n\t\treturn 1\n\t}\n\treturn 0\n"}
+	const src = "package p\n\nfunc sign(x int) int {\n\tswitch\n}\n"
+	at := len("package p\n\nfunc sign(x int) int {\n\tswitch")
+	e := speculating(m, false, true)
+	defer e.Close()
+	parsed := func(doc *text.Text, at int) completion.Query {
+		q := query(doc, at)
+		tree, err := syntax.Parse(context.Background(), syntax.Detect("go", "p.go"), doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(tree.Close)
+		q.Tree = tree
+		return q
+	}
+	doc := text.New(src)
+	if s, err := e.Suggest(context.Background(), parsed(doc, at)); err != nil || s.Text != " {" {
+		t.Fatalf("first suggestion %+v, %v; want the line's end", s, err)
+	}
+	doc = typeAt(e, doc, at, " {")
+	s, err := e.Suggest(context.Background(), parsed(doc, at+2))
+	if err != nil || !strings.HasPrefix(s.Text, "\n\tcase x > 0:\n\t\treturn 1") {
+		t.Fatalf("after the taken switch: %q, %v; want its case at the switch's level", s.Text, err)
+	}
+	if n := m.requests.Load(); n != 1 {
+		t.Fatalf("%d model requests, want 1 (the look-ahead serves)", n)
+	}
 }

@@ -58,11 +58,25 @@ const (
 // Decide plans the completion at byte offset cursor in doc. tree may be
 // nil; when given, it must be doc's tree.
 func Decide(doc *text.Text, tree *syntax.Tree, cursor int) Plan {
-	cursor = max(0, min(cursor, doc.Len()))
-	p := Plan{BlockEnd: -1, CRLF: isCRLF(doc)}
+	language := ""
 	if tree != nil {
-		p.Language = tree.Language().Name()
+		language = tree.Language().Name()
 	}
+	return decide(doc, tree, language, cursor)
+}
+
+// DecideAs is Decide for a doc without a tree whose language is known,
+// by its grammar's name (a Plan's Language): the text a generation in a
+// parsed document will leave once its suggestion is taken. The
+// language's own rules apply, as they do with a tree: a Go switch's case
+// labels at the switch's level, a Python block ending where it dedents.
+func DecideAs(doc *text.Text, language string, cursor int) Plan {
+	return decide(doc, nil, language, cursor)
+}
+
+func decide(doc *text.Text, tree *syntax.Tree, language string, cursor int) Plan {
+	cursor = max(0, min(cursor, doc.Len()))
+	p := Plan{BlockEnd: -1, CRLF: isCRLF(doc), Language: language}
 	st := newSite(doc, tree, cursor, p.Language)
 	d, line, before, rest := st.d, st.line, st.before, st.rest
 	p.Unit = detectUnit(doc, line, d.Indent)
