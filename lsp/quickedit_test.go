@@ -275,6 +275,7 @@ func TestFunctionActionsOfferedWhereTheyApply(t *testing.T) {
 		{"Python, documented", "/tmp/a.py", "python", "def area(r):\n    \"\"\"The area of a circle of radius r.\"\"\"\n    return 3.14 * r * r\n", 2, false, false},
 		{"Python, neither", "/tmp/b.py", "python", "@cache\ndef area(r):\n    pass\n", 2, true, true},
 		{"Rust, documented above an attribute", "/tmp/c.rs", "rust", "/// Adds.\n#[inline]\nfn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n", 3, false, false},
+		{"Go, a body that dereferences", "/tmp/set.go", "go", "// Set stores v in p.\nfunc Set(p *int, v int) {\n\t*p = v\n}\n", 2, false, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
