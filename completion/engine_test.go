@@ -22,12 +22,14 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // scriptedModel streams reply one byte at a time, waiting gap between
 // bytes, and counts requests and cancellations; with err set, it fails
-// with err instead.
+// with err instead. With hold set, it keeps the stream open after the
+// reply until the request is cancelled: a model still generating.
 type scriptedModel struct {
 	reply  string
 	finish string // the result's finish reason
 
 	gap       time.Duration
+	hold      bool
 	err       error
 	requests  atomic.Int64
 	cancelled atomic.Int64
@@ -48,6 +50,11 @@ func (m *scriptedModel) Generate(ctx context.Context, req transport.Request, onD
 			}
 		}
 		onDelta(m.reply[i : i+1])
+	}
+	if m.hold {
+		<-ctx.Done()
+		m.cancelled.Add(1)
+		return transport.Result{}, &transport.Error{Kind: transport.KindCancelled, Err: ctx.Err()}
 	}
 	return transport.Result{Text: m.reply, FinishReason: m.finish}, nil
 }
@@ -326,20 +333,6 @@ func TestReplyCutShortIsNotCompleted(t *testing.T) {
 	}
 }
 
-// heldModel writes reply, then holds the stream open until the request is
-// cancelled: a model still generating past what the suggestion shows.
-type heldModel struct{ reply string }
-
-func (m heldModel) Generate(ctx context.Context, req transport.Request, onDelta func(string)) (transport.Result, error) {
-	for _, line := range strings.SplitAfter(m.reply, "\n") {
-		onDelta(line)
-	}
-	<-ctx.Done()
-	return transport.Result{}, &transport.Error{Kind: transport.KindCancelled, Err: ctx.Err()}
-}
-
-func (heldModel) Close() error { return nil }
-
 // A blank line's suggestion shows at most its plan's lines: once the
 // model has written them, the request is answered, though the model goes
 // on (a completion item in Helix or Emacs waits for the answer).
@@ -348,7 +341,7 @@ func TestAnsweredOnceThePlansLinesAreWritten(t *testing.T) {
 	for i := range 12 {
 		fmt.Fprintf(&reply, "\tx%d := %d\n", i, i)
 	}
-	e := engine(heldModel{reply: reply.String()}, 50*time.Millisecond)
+	e := engine(&scriptedModel{reply: reply.String(), hold: true}, 50*time.Millisecond)
 	defer e.Close()
 	doc := text.New("package p\n\nfunc f() {\n\ta := 1\n\t\n}\n")
 	at := len("package p\n\nfunc f() {\n\ta := 1\n\t")

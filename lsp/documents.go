@@ -123,7 +123,15 @@ type store struct {
 	ready preparer
 }
 
-func newStore() *store { return &store{docs: map[uri.URI]*document{}} }
+func newStore() *store {
+	s := &store{docs: map[uri.URI]*document{}}
+	s.ready.prepare = func(d *document) {
+		if snap := s.indexed(d); snap != nil {
+			snap.Release()
+		}
+	}
+	return s
+}
 
 // open adds or replaces a document and has it parsed and indexed in the
 // background (see preparer); a request that comes first parses it
@@ -151,11 +159,7 @@ func (s *store) open(u uri.URI, languageID string, version int32, content string
 	s.mu.Unlock()
 	freeTrees(drop)
 	if d.lang != nil {
-		s.ready.add(d, func(d *document) {
-			if snap := s.indexed(d); snap != nil {
-				snap.Release()
-			}
-		})
+		s.ready.add(d)
 	}
 	return d
 }

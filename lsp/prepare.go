@@ -10,6 +10,9 @@ import "sync"
 // burst (a session restored), only the newest maxContextDocs wait their
 // turn; a request parses any other as before.
 type preparer struct {
+	// prepare is the work done for each document; set before use.
+	prepare func(*document)
+
 	mu      sync.Mutex
 	pending []*document // guarded by mu; the newest last
 	running bool        // guarded by mu: the worker is on its way
@@ -17,9 +20,8 @@ type preparer struct {
 	wg      sync.WaitGroup
 }
 
-// add queues d for work, starting the worker if it is idle; prepare is
-// the work.
-func (p *preparer) add(d *document, prepare func(*document)) {
+// add queues d for work, starting the worker if it is idle.
+func (p *preparer) add(d *document) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -32,11 +34,11 @@ func (p *preparer) add(d *document, prepare func(*document)) {
 	if !p.running {
 		p.running = true
 		p.wg.Add(1)
-		go p.work(prepare)
+		go p.work()
 	}
 }
 
-func (p *preparer) work(prepare func(*document)) {
+func (p *preparer) work() {
 	defer p.wg.Done()
 	for {
 		p.mu.Lock()
@@ -48,7 +50,7 @@ func (p *preparer) work(prepare func(*document)) {
 		d := p.pending[len(p.pending)-1]
 		p.pending = p.pending[:len(p.pending)-1]
 		p.mu.Unlock()
-		prepare(d)
+		p.prepare(d)
 	}
 }
 

@@ -436,7 +436,7 @@ from the first keystroke, so the buffer asks right after each change."
 (defvar eglot--versioned-identifier)
 
 (defun wisp--eglot-contact (_interactive)
-  "Eglot's contact for wisp, with wisp/status on (`wisp--eglot-status')."
+  "Eglot's contact for wisp, with wisp/status on (`wisp--status' shows it)."
   (append (wisp--command)
           (list :initializationOptions (wisp--with-status (wisp--initialization-options)))))
 
