@@ -35,17 +35,39 @@ func TestGatherUsesWholeBudget(t *testing.T) {
 			if c.Tokens > budget || c.Tokens*100 < budget*95 {
 				t.Errorf("budget %d, cursor %d: %d tokens used", budget, cur, c.Tokens)
 			}
-			if c.Prefix != src[c.PrefixStart:cur] || c.Suffix != src[cur:c.SuffixEnd] {
+			if !showsWindow(src[c.PrefixStart:cur], c.Prefix) || !showsWindow(src[cur:c.SuffixEnd], c.Suffix) {
 				t.Fatalf("budget %d, cursor %d: windows do not match offsets %d..%d", budget, cur, c.PrefixStart, c.SuffixEnd)
 			}
 		}
 	}
 }
 
+// showsWindow reports whether shown is window, or window less some of
+// its whole lines that are only line or block comments.
+func showsWindow(window, shown string) bool {
+	for window != "" {
+		line, rest, _ := strings.Cut(window, "\n")
+		if rest != "" || strings.HasSuffix(window, "\n") {
+			line += "\n"
+		}
+		switch t := strings.TrimSpace(line); {
+		case strings.HasPrefix(shown, line):
+			shown = shown[len(line):]
+		case !strings.HasPrefix(t, "//") && !strings.HasPrefix(t, "/*") && !strings.HasPrefix(t, "*"):
+			return false
+		}
+		window = window[len(line):]
+	}
+	return shown == ""
+}
+
 // FuzzGather: any text, cursor and budget; Gather never panics, keeps
-// its windows at the cursor and within the budget.
+// its windows at the cursor and within the budget. As plain text the
+// windows are the text between their offsets; as Go (with no tree), that
+// text less some of its comment lines.
 func FuzzGather(f *testing.F) {
 	f.Add("package p\n\nfunc f() {\n\tif x {\n", 20, 50)
+	f.Add("package p\n\n// one\n// two\n"+strings.Repeat("var x = 1\n", 12)+"// three\r\n\n", 60, 40)
 	f.Add(strings.Repeat("x", 5000)+"\n"+strings.Repeat("y", 5000), 5003, 100)
 	f.Add("héllo\nwörld\r\n\x00\xff", 3, 1)
 	f.Fuzz(func(t *testing.T, src string, cursor, budget int) {
@@ -57,6 +79,13 @@ func FuzzGather(f *testing.F) {
 		}
 		if c.Tokens > c.Budget {
 			t.Fatalf("%d tokens over budget %d", c.Tokens, c.Budget)
+		}
+		c = gather.Gather(gather.Input{Buffer: gather.Buffer{Path: "f.go", Text: doc}, Cursor: cursor, Budget: budget % 5000})
+		if c.PrefixStart > cur || c.SuffixEnd < cur || !showsWindow(src[c.PrefixStart:cur], c.Prefix) || !showsWindow(src[cur:c.SuffixEnd], c.Suffix) {
+			t.Fatalf("Go windows %d..%d around %d: %q, %q", c.PrefixStart, c.SuffixEnd, cur, c.Prefix, c.Suffix)
+		}
+		if c.Tokens > c.Budget {
+			t.Fatalf("Go: %d tokens over budget %d", c.Tokens, c.Budget)
 		}
 	})
 }

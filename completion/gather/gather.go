@@ -58,11 +58,14 @@ type Input struct {
 // prints it with its pieces' paths as the prompt shows them (Shown).
 type Context struct {
 	// Prefix and Suffix are the document text just before and after the
-	// cursor (they are also the last two Pieces).
+	// cursor (they are also the last two Pieces), less the runs of
+	// comment lines far from the cursor that the window leaves out
+	// (elided): near the cursor, they are the text as it is.
 	Prefix string `json:"-"`
 	Suffix string `json:"-"`
-	// PrefixStart and SuffixEnd are the byte offsets where Prefix starts
-	// and Suffix ends; PrefixStart <= cursor <= SuffixEnd.
+	// PrefixStart and SuffixEnd are the byte offsets where the text
+	// Prefix shows starts and the text Suffix shows ends; PrefixStart <=
+	// cursor <= SuffixEnd.
 	PrefixStart int `json:"prefixStart"`
 	SuffixEnd   int `json:"suffixEnd"`
 	// Pieces lists everything chosen in the order the prompt shows it:
@@ -219,11 +222,17 @@ type gatherer struct {
 	// (asked once per request).
 	similarFound []workspace.Snippet
 	similarDone  bool
+	// elidedLines caches elided's answers by line, opens
+	// opensDocstring's; written holds the scopes documents reads, once
+	// writtenDone is set.
+	elidedLines map[int]bool
+	opens       map[int]bool
+	written     []syntax.Scope
+	writtenDone bool
 }
 
 func (g *gatherer) windowTokens() int {
-	s := g.doc.String()
-	return Estimate(s[g.prefixStart:g.cursor]) + Estimate(s[g.cursor:g.suffixEnd])
+	return Estimate(g.shown(g.prefixStart, g.cursor)) + Estimate(g.shown(g.cursor, g.suffixEnd))
 }
 
 func tokensOf(ps []Piece) int {
@@ -236,9 +245,8 @@ func tokensOf(ps []Piece) int {
 
 // context assembles the result, in prompt order.
 func (g *gatherer) context(extras []Piece) Context {
-	s := g.doc.String()
 	c := Context{
-		Prefix: s[g.prefixStart:g.cursor], Suffix: s[g.cursor:g.suffixEnd],
+		Prefix: g.shown(g.prefixStart, g.cursor), Suffix: g.shown(g.cursor, g.suffixEnd),
 		PrefixStart: g.prefixStart, SuffixEnd: g.suffixEnd, Budget: g.budget, Root: g.root,
 	}
 	ordered := promptOrder(extras, g.in.Path)

@@ -80,7 +80,7 @@ func TestGatherPieces(t *testing.T) {
 	in, src := input(t, 800)
 	c := gather.Gather(in)
 
-	if c.Prefix != src[c.PrefixStart:in.Cursor] || c.Suffix != src[in.Cursor:c.SuffixEnd] {
+	if !showsWindow(src[c.PrefixStart:in.Cursor], c.Prefix) || !showsWindow(src[in.Cursor:c.SuffixEnd], c.Suffix) {
 		t.Fatalf("windows do not match offsets %d..%d", c.PrefixStart, c.SuffixEnd)
 	}
 	if !strings.HasSuffix(c.Suffix, "func after() {}\n") {

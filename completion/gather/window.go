@@ -11,7 +11,8 @@ import (
 // Window growth. The window around the cursor grows one whole line at a
 // time on the side whose next line ranks first: a line d lines above the
 // cursor ranks d, a line d lines below ranks d*suffixWeight/weightScale,
-// ties going to the prefix. Code after the cursor is what the
+// ties going to the prefix; a line the window leaves out (elided) costs
+// nothing. Code after the cursor is what the
 // continuation runs into (the rest of the block, the calls it must agree
 // with, the names it reuses), so it is worth as much as code before: the
 // weights are equal. The split adapts by itself: near the end of a file
@@ -69,10 +70,16 @@ func (g *gatherer) grow(tokens int) {
 	for left > 0 {
 		up, down := g.nextAbove(), g.nextBelow()
 		if up >= 0 && up != upAt {
-			upAt, upCost = up, cost(s[up:g.prefixStart], left)
+			upAt, upCost = up, 0
+			if !g.elided(doc.LineOf(up)) {
+				upCost = cost(s[up:g.prefixStart], left)
+			}
 		}
 		if down >= 0 && down != downAt {
-			downAt, downCost = down, cost(s[g.suffixEnd:down], left)
+			downAt, downCost = down, 0
+			if !g.elided(doc.LineOf(down)) {
+				downCost = cost(s[g.suffixEnd:down], left)
+			}
 		}
 		upOK := up >= 0 && upCost <= left
 		downOK := down >= 0 && downCost <= left

@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,6 +187,25 @@ func TestLocatesBufferByText(t *testing.T) {
 	res, _ = complete(t, e, transport.Request{Prefix: prefix, Path: "elsewhere"})
 	if res.Text != "return compute_total(items)" {
 		t.Errorf("prefix of an observed buffer: got %q, want the later similar line", res.Text)
+	}
+}
+
+// A request's prefix may leave out comment lines far above the cursor
+// (as completion/gather does): the buffer is still found by the text
+// nearest the cursor.
+func TestLocatesBufferWithCommentsLeftOut(t *testing.T) {
+	comment := strings.Repeat("# The totals are computed once, when the items are loaded.\n", 12)
+	var code string
+	for i := range 10 {
+		code += fmt.Sprintf("    count += weight(items[%d])\n", i)
+	}
+	text := "def f(items):\n" + comment + "    count = 0\n" + code + "    return comp" + cursor + "\n\ndef g(items):\n    return compute_total(items)\n"
+	prefix, suffix := split(t, text)
+	e := New(Options{})
+	e.Observe("/work/x.py", prefix+suffix)
+	res, _ := complete(t, e, transport.Request{Prefix: strings.Replace(prefix, comment, "", 1), Path: "/work/x.py"})
+	if !strings.HasPrefix(res.Text, "ute_total(items)") {
+		t.Errorf("prefix without its far comments: got %q, want the name from further down the buffer", res.Text)
 	}
 }
 

@@ -127,9 +127,18 @@ func locate(bufs []*doc, req transport.Request) (*doc, int) {
 		if strings.HasPrefix(d.text, req.Prefix) && strings.HasPrefix(d.text[len(req.Prefix):], head) {
 			return len(req.Prefix)
 		}
-		tail := req.Prefix[len(req.Prefix)-min(len(req.Prefix), locateTail):]
-		if i := strings.Index(d.text, tail+head); i >= 0 && tail != "" {
-			return i + len(tail)
+		// A prompt may leave out lines far from the cursor (comments,
+		// in completion/gather): shorter tails are tried, each only
+		// where it occurs once.
+		for n := locateTail; n >= locateTail/8; n /= 2 {
+			tail := req.Prefix[len(req.Prefix)-min(len(req.Prefix), n):]
+			i := strings.Index(d.text, tail+head)
+			if tail == "" || i < 0 {
+				continue
+			}
+			if n == locateTail || strings.LastIndex(d.text, tail+head) == i {
+				return i + len(tail)
+			}
 		}
 		return -1
 	}

@@ -114,18 +114,39 @@ func (c *Continuation) continuation(q Query) (string, bool) {
 	return text[:cut], true
 }
 
-// locate returns what follows prefix in the files.
+// locate returns what follows prefix in the files: after the shortest
+// tail of at least minTail bytes that occurs once, or after the first
+// occurrence of the longest that occurs at all. A prompt may leave out
+// lines far from the cursor (comments, in completion/gather), so a
+// prefix whose last minTail bytes occur nowhere is located by a shorter
+// tail that occurs once.
 func (c *Continuation) locate(prefix string) (string, bool) {
+	found := "" // the longest tail seen more than once
 	for n := min(len(prefix), minTail); ; n = min(2*n, len(prefix)) {
 		tail := prefix[len(prefix)-n:]
 		at := c.corpus.find(tail, 2)
 		switch {
-		case len(at) == 0:
-			return "", false
 		case len(at) == 1:
 			return c.corpus.rest(at[0] + n), true
+		case len(at) == 0 && found != "":
+			return c.corpus.rest(c.corpus.first(found) + len(found)), true
+		case len(at) == 0:
+			return c.locateShort(prefix)
 		case n == len(prefix): // the whole prefix, several times: its first occurrence
 			return c.corpus.rest(c.corpus.first(tail) + n), true
 		}
+		found = tail
 	}
+}
+
+// locateShort locates prefix by a tail shorter than minTail that occurs
+// once, down to minTail/8 bytes.
+func (c *Continuation) locateShort(prefix string) (string, bool) {
+	for n := min(minTail, len(prefix)) / 2; n >= minTail/8; n /= 2 {
+		tail := prefix[len(prefix)-n:]
+		if at := c.corpus.find(tail, 2); len(at) == 1 {
+			return c.corpus.rest(at[0] + n), true
+		}
+	}
+	return "", false
 }
