@@ -1,6 +1,9 @@
 package gather
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // elideBeyond is how far, in lines, the window shows comments whole.
 // Farther from the cursor's line, a run of lines that hold only comments
@@ -239,4 +242,35 @@ func (g *gatherer) shown(from, to int) string {
 		b.WriteString(s[max(from, lineStart):next])
 	}
 	return b.String()
+}
+
+// restore shows again, nearest to the cursor first, the runs the window
+// left out that fit in left tokens. Gather calls it when the window holds
+// the whole file: the runs were left out for code there is no more of.
+func (g *gatherer) restore(left int) {
+	var runs []run
+	for l := range g.elidedLines {
+		if g.elidedLines[l] && (l == 0 || !g.elidedLines[l-1]) {
+			r := run{l, l}
+			for g.elidedLines[r.last+1] {
+				r.last++
+			}
+			runs = append(runs, r)
+		}
+	}
+	cl := g.doc.LineOf(g.cursor)
+	distance := func(r run) int { return max(r.first-cl, cl-r.last) }
+	slices.SortFunc(runs, func(a, b run) int { return distance(a) - distance(b) })
+	for _, r := range runs {
+		end := g.doc.Len()
+		if r.last+1 < g.doc.LineCount() {
+			end = g.doc.LineStart(r.last + 1)
+		}
+		if c := Estimate(g.doc.String()[g.doc.LineStart(r.first):end]); c <= left {
+			left -= c
+			for k := r.first; k <= r.last; k++ {
+				g.elidedLines[k] = false
+			}
+		}
+	}
 }

@@ -183,6 +183,9 @@ func Gather(in Input) Context {
 			break
 		}
 	}
+	if g.prefixStart == 0 && g.suffixEnd == doc.Len() {
+		g.restore(budget - g.windowTokens() - tokensOf(extras) - g.headers(promptOrder(extras, g.in.Path)))
+	}
 	return g.context(extras)
 }
 
