@@ -129,7 +129,7 @@ func (c *Continuation) locate(prefix string) (string, bool) {
 		case len(at) == 1:
 			return c.corpus.rest(at[0] + n), true
 		case len(at) == 0 && found != "":
-			return c.corpus.rest(c.corpus.first(found) + len(found)), true
+			return c.corpus.rest(c.closest(prefix, found) + len(found)), true
 		case len(at) == 0:
 			return c.locateShort(prefix)
 		case n == len(prefix): // the whole prefix, several times: its first occurrence
@@ -139,13 +139,63 @@ func (c *Continuation) locate(prefix string) (string, bool) {
 	}
 }
 
-// locateShort locates prefix by a tail shorter than minTail that occurs
-// once, down to minTail/8 bytes.
+// closest returns where tail, a tail of prefix found several times,
+// occurs after the text that agrees most with the rest of prefix
+// (agreement); the first occurrence among equals, and the first of all
+// when tail occurs more than maxCandidates times.
+func (c *Continuation) closest(prefix, tail string) int {
+	at := c.corpus.find(tail, maxCandidates+1)
+	if len(at) > maxCandidates {
+		return c.corpus.first(tail)
+	}
+	slices.Sort(at)
+	best, bestScore := at[0], -1
+	for _, a := range at {
+		if score := agreement(c.corpus.text[max(0, a-agreementWindow):a], prefix[:len(prefix)-len(tail)]); score > bestScore {
+			best, bestScore = a, score
+		}
+	}
+	return best
+}
+
+// maxCandidates is the most occurrences of a tail closest compares.
+const maxCandidates = 64
+
+// agreementWindow is how much text before a candidate agreement reads.
+const agreementWindow = 8 << 10
+
+// agreement returns how many bytes of prefix's last lines occur in
+// before, in order from its end, with any lines of before between them:
+// a prompt that left lines out (far comments) still agrees with the text
+// it was made from.
+func agreement(before, prefix string) int {
+	score := 0
+	for prefix != "" && before != "" {
+		i := strings.LastIndexByte(prefix[:len(prefix)-1], '\n') + 1
+		line := prefix[i:]
+		j := strings.LastIndex(before, line)
+		if j < 0 {
+			break
+		}
+		score += len(line)
+		prefix, before = prefix[:i], before[:j]
+	}
+	return score
+}
+
+// locateShort locates prefix by a tail shorter than minTail, down to
+// minTail/8 bytes: the longest found at all, after its occurrence that
+// agrees most with the rest of prefix (closest).
 func (c *Continuation) locateShort(prefix string) (string, bool) {
 	for n := min(minTail, len(prefix)) / 2; n >= minTail/8; n /= 2 {
 		tail := prefix[len(prefix)-n:]
-		if at := c.corpus.find(tail, 2); len(at) == 1 {
+		switch at := c.corpus.find(tail, 2); len(at) {
+		case 0:
+			continue
+		case 1:
 			return c.corpus.rest(at[0] + n), true
+		default:
+			return c.corpus.rest(c.closest(prefix, tail) + n), true
 		}
 	}
 	return "", false

@@ -29,6 +29,11 @@ func TestContinuation(t *testing.T) {
 	far := "package e\n\n" + strings.Repeat("// first, a long explanation of what follows, and why\n", 8) +
 		"var a = 1\nvar b = 2\nvar c = 3\nvar d = 4\nvar e = 5\nvar f = 6\nvar g = 7\nvar h = 8\nvar i = 9\n"
 	os.WriteFile(filepath.Join(dir, "e.go"), []byte(far), 0o644)
+	// A fifth repeats a run, the second time under a comment a prompt
+	// may leave out.
+	note := "\t// The second count, for the totals, runs the same steps again.\n"
+	twiceNoted := "package f\n\nfunc three() {\n" + rep + "\treturn 3\n}\n\nfunc four() {\n" + note + rep + "\treturn 4\n}\n"
+	os.WriteFile(filepath.Join(dir, "f.go"), []byte(twiceNoted), 0o644)
 	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".git", "c.go"), []byte(file+"junk"), 0o644)
 	c, err := NewContinuation(dir, TextBackend("fallback"))
@@ -55,6 +60,7 @@ func TestContinuation(t *testing.T) {
 		{"bounded by max tokens", Query{Prefix: file[:at], MaxTokens: 1}, file[at : at+8]},
 		{"a tail twice in one file", Query{Prefix: twice[:strings.Index(twice, "\treturn 2")]}, "\treturn 2\n}\n"},
 		{"not in the files", Query{Prefix: "func g() {\n\tz :="}, "fallback"},
+		{"a tail twice, a comment before it left out", Query{Prefix: strings.Replace(twiceNoted[:strings.Index(twiceNoted, "\treturn 4")], note, "", 1)}, "\treturn 4\n}\n"},
 		{"comment lines left out far up", Query{Prefix: far[:strings.Index(far, "// first")] + far[strings.Index(far, "var a"):strings.Index(far, "= 9")]}, "= 9\n"},
 		{"a quick edit", Query{Prefix: file[:at], Instruction: "rename x"}, "fallback"},
 	}

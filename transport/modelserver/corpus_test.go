@@ -34,26 +34,61 @@ func scanLocate(files []string, prefix string) (string, bool) {
 		return found, first
 	}
 	seen := false
-	var seenFirst string
+	var seenTail, seenFirst string
 	for n := min(len(prefix), minTail); ; n = min(2*n, len(prefix)) {
 		found, first := scan(prefix[len(prefix)-n:])
 		switch {
 		case found == 1:
 			return first, true
 		case found == 0 && seen:
-			return seenFirst, true
+			return scanClosest(files, prefix, seenTail, seenFirst), true
 		case found == 0:
 			for n := min(minTail, len(prefix)) / 2; n >= minTail/8; n /= 2 {
-				if found, first := scan(prefix[len(prefix)-n:]); found == 1 {
+				switch found, first := scan(prefix[len(prefix)-n:]); found {
+				case 1:
 					return first, true
+				case 2:
+					return scanClosest(files, prefix, prefix[len(prefix)-n:], first), true
 				}
 			}
 			return "", false
 		case n == len(prefix):
 			return first, true
 		}
-		seen, seenFirst = true, first
+		seen, seenTail, seenFirst = true, prefix[len(prefix)-n:], first
 	}
+}
+
+// scanClosest is Continuation.closest by scanning: among the occurrences
+// of tail in files (joined as the corpus joins them), what follows the
+// one whose text before agrees most with the rest of prefix; first when
+// there are more than maxCandidates.
+func scanClosest(files []string, prefix, tail, first string) string {
+	joined := strings.Join(files, sep)
+	type occurrence struct{ at, end int }
+	var all []occurrence
+	start := 0
+	for _, f := range files {
+		for i := 0; ; i++ {
+			j := strings.Index(f[i:], tail)
+			if j < 0 {
+				break
+			}
+			i += j
+			all = append(all, occurrence{start + i, start + len(f)})
+		}
+		start += len(f) + len(sep)
+	}
+	if len(all) > maxCandidates {
+		return first
+	}
+	best, bestScore := all[0], -1
+	for _, o := range all {
+		if score := agreement(joined[max(0, o.at-agreementWindow):o.at], prefix[:len(prefix)-len(tail)]); score > bestScore {
+			best, bestScore = o, score
+		}
+	}
+	return joined[best.at+len(tail) : best.end]
 }
 
 // files returns the corpus's files, in order.
