@@ -1,7 +1,9 @@
 package gather
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -242,6 +244,33 @@ func (g *gatherer) shown(from, to int) string {
 		b.WriteString(s[max(from, lineStart):next])
 	}
 	return b.String()
+}
+
+// leftOut names, for a Why text, the lines from from to to that the
+// window leaves out: "; comment lines 12-18 and 40 left out", or "".
+func (g *gatherer) leftOut(from, to int) string {
+	var spans []string
+	for l, last := g.doc.LineOf(from), g.doc.LineOf(to); l <= last; l++ {
+		if !g.elidedLines[l] || g.doc.LineStart(l) < from || g.doc.LineEnd(l) > to {
+			continue
+		}
+		first := l
+		for l+1 <= last && g.elidedLines[l+1] && g.doc.LineEnd(l+1) <= to {
+			l++
+		}
+		if first == l {
+			spans = append(spans, strconv.Itoa(first+1))
+		} else {
+			spans = append(spans, fmt.Sprintf("%d-%d", first+1, l+1))
+		}
+	}
+	switch len(spans) {
+	case 0:
+		return ""
+	case 1:
+		return "; comment lines " + spans[0] + " left out"
+	}
+	return "; comment lines " + strings.Join(spans[:len(spans)-1], ", ") + " and " + spans[len(spans)-1] + " left out"
 }
 
 // restore shows again, nearest to the cursor first, the runs the window

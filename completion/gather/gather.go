@@ -254,8 +254,8 @@ func (g *gatherer) context(extras []Piece) Context {
 	}
 	ordered := promptOrder(extras, g.in.Path)
 	c.Pieces = append(ordered,
-		newPiece("prefix", "text before the cursor, from "+lineName(g.doc, g.prefixStart), g.in.Path, c.Prefix, syntax.Span{Start: g.prefixStart, End: g.cursor}),
-		newPiece("suffix", "text after the cursor, to "+lineName(g.doc, g.suffixEnd), g.in.Path, c.Suffix, syntax.Span{Start: g.cursor, End: g.suffixEnd}))
+		newPiece("prefix", "text before the cursor, from "+lineName(g.doc, g.prefixStart)+g.leftOut(g.prefixStart, g.cursor), g.in.Path, c.Prefix, syntax.Span{Start: g.prefixStart, End: g.cursor}),
+		newPiece("suffix", "text after the cursor, to "+lineName(g.doc, g.suffixEnd)+g.leftOut(g.cursor, g.suffixEnd), g.in.Path, c.Suffix, syntax.Span{Start: g.cursor, End: g.suffixEnd}))
 	c.Frame = g.frame + g.headers(ordered)
 	c.Tokens = tokensOf(c.Pieces) + c.Frame
 	return c

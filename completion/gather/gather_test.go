@@ -283,3 +283,19 @@ func TestRequestPathsAndFrame(t *testing.T) {
 		t.Errorf("outside the root: %q, want %q", got, in.Path)
 	}
 }
+
+// The prefix piece says which comment lines the window left out, so that
+// `wisp context` explains a doc comment missing from the prompt.
+func TestWindowNamesTheLinesItLeftOut(t *testing.T) {
+	src := "package p\n\n// Sum adds.\n// It adds all of xs.\nfunc Sum(xs []int) int {\n\ttotal := 0\n" +
+		strings.Repeat("\ttotal += 0\n", 10) + "\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n\n// Mean averages.\n" +
+		"func Mean(xs []int) int {\n\treturn Sum(xs) / len(xs)\n}\n\nfunc Max(xs []int) int {\n\t‸\n}\n" +
+		strings.Repeat("\nfunc Min(xs []int) int {\n\treturn xs[0]\n}\n", 200)
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 500})
+	prefix := c.Pieces[len(c.Pieces)-2]
+	if prefix.Kind != "prefix" || !strings.HasSuffix(prefix.Why, "; comment lines 3-4 left out") || strings.Contains(c.Prefix, "It adds all") {
+		t.Errorf("prefix %q: %s\n%s", prefix.Kind, prefix.Why, c.Prefix)
+	}
+}
