@@ -162,7 +162,7 @@ func (g *gatherer) docstringAt(l int) (run, bool) {
 		return run{}, false
 	}
 	line := g.doc.Line(first)
-	quotes := strings.TrimPrefix(strings.TrimSpace(line), "r")[:3]
+	quotes := docstringQuotes(line)
 	from := g.doc.LineStart(first) + strings.Index(line, quotes) + 3
 	end := strings.Index(s[from:], quotes)
 	if end < 0 {
@@ -175,12 +175,23 @@ func (g *gatherer) docstringAt(l int) (run, bool) {
 	return run{first, last}, true
 }
 
-// opensDocstring reports whether line k starts with three quotes (after
-// an "r", if any) that open a string, not close one. It asks the tree,
+// docstringQuotes returns the three quotes line starts with (after its
+// indentation and an "r", if any), or "".
+func docstringQuotes(line string) string {
+	t := strings.TrimPrefix(strings.TrimSpace(line), "r")
+	for _, q := range []string{`"""`, `'''`} {
+		if strings.HasPrefix(t, q) {
+			return q
+		}
+	}
+	return ""
+}
+
+// opensDocstring reports whether line k starts with three quotes
+// (docstringQuotes) that open a string, not close one. It asks the tree,
 // once a line.
 func (g *gatherer) opensDocstring(k int) bool {
-	t := strings.TrimPrefix(strings.TrimSpace(g.doc.Line(k)), "r")
-	if !strings.HasPrefix(t, `"""`) && !strings.HasPrefix(t, `'''`) {
+	if docstringQuotes(g.doc.Line(k)) == "" {
 		return false
 	}
 	if v, ok := g.opens[k]; ok {
@@ -251,11 +262,11 @@ func (g *gatherer) shown(from, to int) string {
 func (g *gatherer) leftOut(from, to int) string {
 	var spans []string
 	for l, last := g.doc.LineOf(from), g.doc.LineOf(to); l <= last; l++ {
-		if !g.elidedLines[l] || g.doc.LineStart(l) < from || g.doc.LineEnd(l) > to {
+		if g.doc.LineStart(l) < from || g.doc.LineEnd(l) > to || !g.elided(l) {
 			continue
 		}
 		first := l
-		for l+1 <= last && g.elidedLines[l+1] && g.doc.LineEnd(l+1) <= to {
+		for l+1 <= last && g.doc.LineEnd(l+1) <= to && g.elided(l+1) {
 			l++
 		}
 		if first == l {
@@ -273,23 +284,26 @@ func (g *gatherer) leftOut(from, to int) string {
 	return "; comment lines " + strings.Join(spans[:len(spans)-1], ", ") + " and " + spans[len(spans)-1] + " left out"
 }
 
-// restore shows again, nearest to the cursor first, the runs the window
-// left out that fit in left tokens. Gather calls it when the window holds
-// the whole file: the runs were left out for code there is no more of.
+// restore shows again, nearest to the cursor first (the run above
+// first among equals), the runs the window left out that fit in left
+// tokens. Gather calls it when the window holds the whole file: the runs
+// were left out for code there is no more of.
 func (g *gatherer) restore(left int) {
 	var runs []run
-	for l := range g.elidedLines {
-		if g.elidedLines[l] && (l == 0 || !g.elidedLines[l-1]) {
-			r := run{l, l}
-			for g.elidedLines[r.last+1] {
-				r.last++
-			}
-			runs = append(runs, r)
+	for l := 0; l < g.doc.LineCount(); l++ {
+		if !g.elided(l) {
+			continue
 		}
+		r := run{l, l}
+		for r.last+1 < g.doc.LineCount() && g.elided(r.last+1) {
+			r.last++
+		}
+		runs = append(runs, r)
+		l = r.last
 	}
 	cl := g.doc.LineOf(g.cursor)
 	distance := func(r run) int { return max(r.first-cl, cl-r.last) }
-	slices.SortFunc(runs, func(a, b run) int { return distance(a) - distance(b) })
+	slices.SortStableFunc(runs, func(a, b run) int { return distance(a) - distance(b) })
 	for _, r := range runs {
 		end := g.doc.Len()
 		if r.last+1 < g.doc.LineCount() {

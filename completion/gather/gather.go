@@ -174,17 +174,21 @@ func Gather(in Input) Context {
 		allowance = min(allowance, budget*extrasShare/100)
 	}
 	extras := g.extras(allowance)
+	// left is what the window and the extras leave of the budget.
+	left := func() int {
+		return budget - g.windowTokens() - tokensOf(extras) - g.headers(promptOrder(extras, g.in.Path))
+	}
 	// Whatever the extras left grows the window; pieces of this file the
 	// grown window now shows are dropped, which frees more, until none is.
 	for {
-		g.grow(budget - g.windowTokens() - tokensOf(extras) - g.headers(promptOrder(extras, g.in.Path)))
+		g.grow(left())
 		n := len(extras)
 		if extras = g.dropCovered(extras); len(extras) == n {
 			break
 		}
 	}
 	if g.prefixStart == 0 && g.suffixEnd == doc.Len() {
-		g.restore(budget - g.windowTokens() - tokensOf(extras) - g.headers(promptOrder(extras, g.in.Path)))
+		g.restore(left())
 	}
 	return g.context(extras)
 }

@@ -299,3 +299,42 @@ func TestWindowNamesTheLinesItLeftOut(t *testing.T) {
 		t.Errorf("prefix %q: %s\n%s", prefix.Kind, prefix.Why, c.Prefix)
 	}
 }
+
+// When the window holds the whole file, left-out comment runs come back
+// nearest first, and of two as near, the one above: the same prompt
+// every time, whatever budget leaves room for one of them only.
+func TestCommentsComeBackInAFixedOrder(t *testing.T) {
+	above := "// Above is one run.\n// It takes two lines.\n"
+	below := "// Below is one run.\n// It takes two lines.\n"
+	code := strings.Repeat("\tx++\n", 10)
+	// Neither run documents f: a line of code stands between its header
+	// and the first.
+	src := "package p\n\nfunc f(x int) {\n\tx--\n" + above + code + "\t‸\n" + code + below + "}\n"
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	one := 0
+	for budget := 60; budget <= 200; budget += 2 {
+		var first string
+		for i := range 20 {
+			c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: budget})
+			shown := c.Prefix + c.Suffix
+			if i == 0 {
+				first = shown
+			} else if shown != first {
+				t.Fatalf("budget %d: the prompt changed from one call to the next:\n%s\n---\n%s", budget, first, shown)
+			}
+			if c.PrefixStart != 0 || c.SuffixEnd != len(src) {
+				break
+			}
+			if a, b := strings.Contains(shown, "Above is"), strings.Contains(shown, "Below is"); a != b {
+				one++
+				if b {
+					t.Fatalf("budget %d: the run below came back, not the one above", budget)
+				}
+			}
+		}
+	}
+	if one == 0 {
+		t.Fatal("no budget left room for one run only: the case tests nothing")
+	}
+}
