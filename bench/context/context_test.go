@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -413,5 +414,22 @@ func TestBoundLocallyFindsParametersAndLocalsNotImports(t *testing.T) {
 				t.Errorf("%s: %s is found bound; it is not", c.lang, n)
 			}
 		}
+	}
+}
+
+func TestMissesSayWhereTheLackingTargetsAre(t *testing.T) {
+	f := newFile("go", "a.go", "package a\n\nfunc f() { near(); far() }\n")
+	hl := hole{File: f, Targets: []string{"shown", "near", "far", "elsewhere", "brandNew"}}
+	vocab := wordFiles{}
+	vocab.add(f.Src)
+	vocab.add("package b\nfunc elsewhere() {}\n")
+	vocab.add("package c\nfunc near() {}\n")
+	m := vocab.misses("shown", "near", f.Src, hl)
+	want := missTally{window: 0.2, file: 0.2, other: 0.2, nowhere: 0.2}
+	if m != want {
+		t.Errorf("misses = %+v, want %+v", m, want)
+	}
+	if got := m.window + m.file + m.other + m.nowhere; math.Abs(got-(1-recall("shown", hl.Targets))) > 1e-9 {
+		t.Errorf("misses sum to %v, want 1 - recall", got)
 	}
 }

@@ -197,6 +197,9 @@ func scoreHole(r *results, ws project, defs defIndex, vocab wordFiles, hl hole, 
 		}
 		for _, method := range methods {
 			t := tally{holes: 1, recallSum: recall(texts[method], hl.Targets)}
+			if method == methodWisp {
+				t.missed = vocab.misses(texts[method], texts[methodBytes], doc, hl)
+			}
 			if len(foreign) > 0 {
 				t.defHoles = 1
 				t.presenceSum = float64(presence(texts[method], foreign)) / float64(len(foreign))

@@ -53,6 +53,11 @@ the continuation).
 - **budget use**: wisp's tokens / budget, over holes whose document is
   larger than the budget; "≥95%" is the share of those holes at 95% or
   more.
+- **where wisp's misses are**: the continuation's identifiers wisp's
+  context lacks, by where they are: in the 75/25 window (a wider window
+  would have shown them), elsewhere in the file, only in other files of
+  the workspace, or nowhere yet (new names, which no context holds). Each
+  is a share of all targets, so a row sums to 1 - recall.
 - **overall** is the mean of the language rows.
 `
 
@@ -97,6 +102,7 @@ func (r *results) markdown(o options) string {
 	}
 	if slices.Contains(o.budgets, targetBudget) {
 		b.WriteString(r.verdict())
+		b.WriteString(r.missTable(targetBudget))
 	}
 	if len(r.calibration) > 0 {
 		b.WriteString(calibrationTable(r.calibration))
@@ -148,6 +154,41 @@ func writeMean(b *strings.Builder, rows [][]tally) {
 	})
 	fmt.Fprintf(b, "| **overall** | %d | **%s** | **%s** | **%s** | %s / %s | %d | **%s** | %s | %s | %s | %s |\n", holes,
 		rec(0), rec(1), rec(2), rec(3), rec(4), defHoles, pres(0), pres(1), pres(2), asPct(use), asPct(full))
+}
+
+// missTable says where the continuation's identifiers that wisp's
+// context lacks at budget are: what a better choice could still find (in
+// the 75/25 window, elsewhere in the file, in other files) and what no
+// context can (new names). Each column is a share of all targets, per
+// hole, so a row's columns sum to 1 - recall; overall is the mean of the
+// language rows.
+func (r *results) missTable(budget int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n#### Where wisp's misses are, at %s tokens\n\n", thousands(budget))
+	fmt.Fprintln(&b, "| language | missed | in the 75/25 window | elsewhere in the file | only in other files | nowhere yet |")
+	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|")
+	var sum missTally
+	n := 0
+	row := func(name string, m missTally) {
+		fmt.Fprintf(&b, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |\n", name, m.window+m.file+m.other+m.nowhere, m.window, m.file, m.other, m.nowhere)
+	}
+	for _, lang := range languages {
+		w := r.scores[budget][lang][methodWisp]
+		if w == nil || w.holes == 0 {
+			continue
+		}
+		k := 1 / float64(w.holes)
+		m := missTally{w.missed.window * k, w.missed.file * k, w.missed.other * k, w.missed.nowhere * k}
+		row(lang, m)
+		sum.add(m)
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	k := 1 / float64(n)
+	row("**overall**", missTally{sum.window * k, sum.file * k, sum.other * k, sum.nowhere * k})
+	return b.String()
 }
 
 // The targets the context builder is held to, at targetBudget tokens.

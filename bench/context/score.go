@@ -110,6 +110,43 @@ func (wf wordFiles) reachable(doc string, hl hole) float64 {
 	return float64(n) / float64(len(hl.Targets))
 }
 
+// misses sorts the targets of hl that ctx lacks by where they are, as
+// shares of all of hl's targets (they sum to 1 - recall): in window (the
+// 75/25 window holds them), elsewhere in doc, only in other files of the
+// workspace, or nowhere yet (new names).
+func (wf wordFiles) misses(ctx, window, doc string, hl hole) (m missTally) {
+	have, inWindow, inDoc, own := wordSet(ctx), wordSet(window), wordSet(doc), wordSet(hl.File.Src)
+	share := 1 / float64(len(hl.Targets))
+	for _, t := range hl.Targets {
+		others := wf[t]
+		if own[t] {
+			others--
+		}
+		switch {
+		case have[t]:
+		case inWindow[t]:
+			m.window += share
+		case inDoc[t]:
+			m.file += share
+		case others > 0:
+			m.other += share
+		default:
+			m.nowhere += share
+		}
+	}
+	return m
+}
+
+// missTally sums misses' shares over holes.
+type missTally struct{ window, file, other, nowhere float64 }
+
+func (m *missTally) add(o missTally) {
+	m.window += o.window
+	m.file += o.file
+	m.other += o.other
+	m.nowhere += o.nowhere
+}
+
 func wordSet(s string) map[string]bool {
 	set := make(map[string]bool)
 	for _, w := range words(s, nil, 0, len(s)) {
@@ -131,6 +168,8 @@ type tally struct {
 	bigHoles int
 	useSum   float64
 	full     int
+	// missed sums where the targets the context lacks are (wisp's only).
+	missed missTally
 }
 
 func (t *tally) add(o tally) {
@@ -141,6 +180,7 @@ func (t *tally) add(o tally) {
 	t.bigHoles += o.bigHoles
 	t.useSum += o.useSum
 	t.full += o.full
+	t.missed.add(o.missed)
 }
 
 func (t tally) recall() float64   { return ratio(t.recallSum, t.holes) }

@@ -413,12 +413,23 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && aa == bb
 }
 
-// cursorNames returns the identifiers worth resolving, best first: the
+// cursorNames returns findCursorNames' answer, found once per request:
+// the uses listing needs the qualifiers it sets, the definitions the
+// names.
+func (g *gatherer) cursorNames() (names []string, typing string) {
+	if !g.namesDone {
+		g.names, g.typing = g.findCursorNames()
+		g.namesDone = true
+	}
+	return g.names, g.typing
+}
+
+// findCursorNames returns the identifiers worth resolving, best first: the
 // chain of objects before a "." at the cursor, then the identifiers of
 // the current statement and of the enclosing function's body up to the
 // cursor, most recently used first. typing is the part of a word before
 // the cursor, which is not a name yet.
-func (g *gatherer) cursorNames() (names []string, typing string) {
+func (g *gatherer) findCursorNames() (names []string, typing string) {
 	src := g.doc.String()
 	after := min(len(src), g.cursor+suffixBytes)
 	for after > g.cursor && after < len(src) && isIdentPart(src[after]) {

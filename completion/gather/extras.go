@@ -78,13 +78,14 @@ func (g *gatherer) extras(tokens int) []Piece {
 		take([]Piece{p}, tokens)
 	}
 	take(g.recent(), tokens*recentShare/100)
-	// The definitions are chosen first (that reads the names near the
-	// cursor, and the qualifiers uses lists after), but the members
-	// listing is taken before them: a name a line costs little, and the
-	// continuation often calls the next member of what it just used.
-	defs := g.definitions(tokens * definitionShare / 100)
+	// The members listing comes before the definitions: a name a line
+	// costs little, and the continuation often calls the next member of
+	// what it just used. The definitions are chosen after it, with the
+	// tokens it leaves: chosen before, the last of them found no room
+	// and were left out (measured with bench/context at 1,024 tokens:
+	// recall 0.829 -> 0.830, other-file definitions 0.508 -> 0.514).
 	take(g.uses(tokens*usesShare/100), tokens*usesShare/100)
-	take(defs, tokens*definitionShare/100)
+	take(g.definitions(tokens*definitionShare/100), tokens*definitionShare/100)
 	take(g.similar(tokens*similarShare/100), tokens*similarShare/100)
 	take(g.typeOf(), tokens)
 	take(g.signatures(), tokens)

@@ -215,8 +215,12 @@ type gatherer struct {
 	// inside a line (a line too long to take whole): it grows no more.
 	prefixCut, suffixCut bool
 	// qualifiers are the names used before a "." or "::" around the
-	// cursor, nearest first; set by definitions.
+	// cursor, nearest first; names and typing are cursorNames' answer.
+	// All three are set once namesDone is.
 	qualifiers []string
+	names      []string
+	typing     string
+	namesDone  bool
 	// lang is the buffer's language (languageOf), nil for none known;
 	// keywords are its words never looked up (keywordsOf).
 	lang     *lang.Language

@@ -42,7 +42,10 @@ const (
 // well.
 func (g *gatherer) uses(tokens int) []Piece {
 	uf, ok := g.in.Workspace.(UsageFinder)
-	if !ok || tokens <= 0 || len(g.qualifiers) == 0 {
+	if !ok || tokens <= 0 {
+		return nil
+	}
+	if g.cursorNames(); len(g.qualifiers) == 0 {
 		return nil
 	}
 	qs := g.qualifiers[:min(maxQualifiers, len(g.qualifiers))]
