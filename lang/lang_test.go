@@ -68,3 +68,23 @@ func TestBrackets(t *testing.T) {
 		t.Error("a closer is not an opener, and an opener not a closer")
 	}
 }
+
+func TestIsLineComment(t *testing.T) {
+	goLang, py := ByName("go"), ByName("python")
+	for _, c := range []struct {
+		l    *Language
+		line string
+		want bool
+	}{
+		{goLang, "\t// a comment", true},
+		{goLang, "x := 1 // trailing", false},
+		{goLang, "# not Go's", false},
+		{py, "    # a comment", true},
+		{py, "x = 1  # trailing", false},
+		{nil, "// no language", false},
+	} {
+		if got := c.l.IsLineComment(c.line); got != c.want {
+			t.Errorf("%v.IsLineComment(%q) = %v, want %v", c.l, c.line, got, c.want)
+		}
+	}
+}

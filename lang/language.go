@@ -53,6 +53,13 @@ type Language struct {
 // String returns Name.
 func (l *Language) String() string { return l.Name }
 
+// IsLineComment reports whether line, its indentation aside, is a line
+// comment of l and nothing else. A nil l, or one without line comments,
+// has none.
+func (l *Language) IsLineComment(line string) bool {
+	return l != nil && l.LineComment != "" && strings.HasPrefix(strings.TrimSpace(line), l.LineComment)
+}
+
 // Closer returns the bracket that closes open, and whether open is an
 // opening bracket of l.
 func (l *Language) Closer(open byte) (byte, bool) {

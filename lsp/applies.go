@@ -42,10 +42,7 @@ func documented(t *text.Text, sc syntax.Scope, l *lang.Language) bool {
 // a line comment, or a line of a block comment ("/*", "* text", "*/").
 // A statement that starts with "*" ("*p = v") is not.
 func isCommentLine(s string, l *lang.Language) bool {
-	if l != nil && l.LineComment != "" && strings.HasPrefix(s, l.LineComment) {
-		return true
-	}
-	return strings.HasPrefix(s, "/*") || s == "*" || strings.HasPrefix(s, "* ") || strings.HasSuffix(s, "*/")
+	return l.IsLineComment(s) || strings.HasPrefix(s, "/*") || s == "*" || strings.HasPrefix(s, "* ") || strings.HasSuffix(s, "*/")
 }
 
 // placeholder matches a statement that stands for code not written yet.

@@ -99,15 +99,21 @@ func (wf wordFiles) reachable(doc string, hl hole) float64 {
 	inDoc, own := wordSet(doc), wordSet(hl.File.Src)
 	n := 0
 	for _, t := range hl.Targets {
-		others := wf[t]
-		if own[t] {
-			others--
-		}
-		if inDoc[t] || others > 0 {
+		if inDoc[t] || wf.elsewhere(t, own) {
 			n++
 		}
 	}
 	return float64(n) / float64(len(hl.Targets))
+}
+
+// elsewhere reports whether a file other than the one whose words are
+// own holds word.
+func (wf wordFiles) elsewhere(word string, own map[string]bool) bool {
+	others := wf[word]
+	if own[word] {
+		others--
+	}
+	return others > 0
 }
 
 // misses sorts the targets of hl that ctx lacks by where they are, as
@@ -118,17 +124,13 @@ func (wf wordFiles) misses(ctx, window, doc string, hl hole) (m missTally) {
 	have, inWindow, inDoc, own := wordSet(ctx), wordSet(window), wordSet(doc), wordSet(hl.File.Src)
 	share := 1 / float64(len(hl.Targets))
 	for _, t := range hl.Targets {
-		others := wf[t]
-		if own[t] {
-			others--
-		}
 		switch {
 		case have[t]:
 		case inWindow[t]:
 			m.window += share
 		case inDoc[t]:
 			m.file += share
-		case others > 0:
+		case wf.elsewhere(t, own):
 			m.other += share
 		default:
 			m.nowhere += share

@@ -43,8 +43,10 @@ func TestGatherUsesWholeBudget(t *testing.T) {
 }
 
 // showsWindow reports whether shown is window, or window less some of
-// its whole lines that are only line or block comments.
+// its whole lines that are only line comments or lines of a block
+// comment ("/*" starts one; a "*" line is left out only inside one).
 func showsWindow(window, shown string) bool {
+	inBlock := false // a left-out line opened a block comment not closed yet
 	for window != "" {
 		line, rest, _ := strings.Cut(window, "\n")
 		if rest != "" || strings.HasSuffix(window, "\n") {
@@ -53,7 +55,10 @@ func showsWindow(window, shown string) bool {
 		switch t := strings.TrimSpace(line); {
 		case strings.HasPrefix(shown, line):
 			shown = shown[len(line):]
-		case !strings.HasPrefix(t, "//") && !strings.HasPrefix(t, "/*") && !strings.HasPrefix(t, "*"):
+		case strings.HasPrefix(t, "//") && !inBlock:
+		case strings.HasPrefix(t, "/*") && !inBlock, strings.HasPrefix(t, "*") && inBlock:
+			inBlock = !strings.HasSuffix(t, "*/")
+		default:
 			return false
 		}
 		window = window[len(line):]

@@ -61,7 +61,8 @@ func (g *gatherer) definitions(tokens int) []Piece {
 	if g.in.Workspace == nil || tokens <= 0 {
 		return nil
 	}
-	names, typing := g.cursorNames()
+	near := g.cursorNames()
+	names, typing := near.names, near.typing
 	var syms []workspace.Symbol
 	if pr, ok := g.in.Workspace.(PrefixResolver); ok && len(typing) >= minPrefix {
 		// What the word being typed may become comes first: the
@@ -413,23 +414,31 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && aa == bb
 }
 
+// nearNames is what the code around the cursor names (findCursorNames).
+type nearNames struct {
+	names      []string // worth resolving, best first
+	typing     string   // the part of a word before the cursor
+	qualifiers []string // used before a "." or "::", nearest first
+}
+
 // cursorNames returns findCursorNames' answer, found once per request:
-// the uses listing needs the qualifiers it sets, the definitions the
-// names.
-func (g *gatherer) cursorNames() (names []string, typing string) {
-	if !g.namesDone {
-		g.names, g.typing = g.findCursorNames()
-		g.namesDone = true
+// the uses listing reads its qualifiers, the definitions its names.
+func (g *gatherer) cursorNames() *nearNames {
+	if g.near == nil {
+		names, typing, qualifiers := g.findCursorNames()
+		g.near = &nearNames{names, typing, qualifiers}
 	}
-	return g.names, g.typing
+	return g.near
 }
 
 // findCursorNames returns the identifiers worth resolving, best first: the
 // chain of objects before a "." at the cursor, then the identifiers of
 // the current statement and of the enclosing function's body up to the
 // cursor, most recently used first. typing is the part of a word before
-// the cursor, which is not a name yet.
-func (g *gatherer) findCursorNames() (names []string, typing string) {
+// the cursor, which is not a name yet; qualifiers are the names used
+// before a "." or "::" around the cursor, nearest first, after an
+// imported module the file does not use yet.
+func (g *gatherer) findCursorNames() (names []string, typing string, qualifiers []string) {
 	src := g.doc.String()
 	after := min(len(src), g.cursor+suffixBytes)
 	for after > g.cursor && after < len(src) && isIdentPart(src[after]) {
@@ -505,7 +514,7 @@ func (g *gatherer) findCursorNames() (names []string, typing string) {
 	// written is about to use: it comes right after the object at the
 	// cursor, and an unused module's usual members are listed first.
 	unused := unusedImports(src, g.index.Imports, imported, modules)
-	g.qualifiers = qualifiersIn(near)
+	qualifiers = qualifiersIn(near)
 	if g.inImports() {
 		// Writing an import: what the file uses and neither defines nor
 		// imports yet is what it is about to import.
@@ -515,8 +524,8 @@ func (g *gatherer) findCursorNames() (names []string, typing string) {
 	}
 	for _, w := range unused {
 		if modules[w] {
-			if !slices.Contains(g.qualifiers, w) {
-				g.qualifiers = append([]string{w}, g.qualifiers...)
+			if !slices.Contains(qualifiers, w) {
+				qualifiers = append([]string{w}, qualifiers...)
 			}
 			continue
 		}
@@ -543,7 +552,7 @@ func (g *gatherer) findCursorNames() (names []string, typing string) {
 			add(w)
 		}
 	}
-	return names, typing
+	return names, typing, qualifiers
 }
 
 // inImports reports whether the cursor is in the file's import section:

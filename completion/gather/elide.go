@@ -109,7 +109,7 @@ func (g *gatherer) runAt(l int) (r run, block, ok bool) {
 
 // lineComment reports whether line l is a line comment and nothing else.
 func (g *gatherer) lineComment(l int) bool {
-	return g.lang.LineComment != "" && strings.HasPrefix(strings.TrimSpace(g.doc.Line(l)), g.lang.LineComment)
+	return g.lang.IsLineComment(g.doc.Line(l))
 }
 
 // starredAt returns the block comment around line l written as most are:
@@ -236,43 +236,61 @@ func (g *gatherer) code(off int) bool {
 
 // shown returns the document's text from from to to as the window shows
 // it: without the whole lines in it that are elided, each with its line
-// break.
+// break. With none elided it is the text itself, not a copy.
 func (g *gatherer) shown(from, to int) string {
-	s := g.doc.String()
 	if from >= to {
 		return ""
 	}
+	s := g.doc.String()
 	var b strings.Builder
+	kept := from // the text from kept on is not written yet
+	for _, r := range g.elidedRuns(from, to) {
+		b.WriteString(s[kept:g.doc.LineStart(r.first)])
+		kept = min(to, g.lineEnd(r.last))
+	}
+	if kept == from {
+		return s[from:to]
+	}
+	b.WriteString(s[kept:to])
+	return b.String()
+}
+
+// lineEnd returns where the line after l starts, or the document's end.
+func (g *gatherer) lineEnd(l int) int {
+	if l+1 < g.doc.LineCount() {
+		return g.doc.LineStart(l + 1)
+	}
+	return g.doc.Len()
+}
+
+// elidedRuns returns the stretches of adjacent elided lines that lie
+// wholly (line breaks aside) between offsets from and to, in order.
+func (g *gatherer) elidedRuns(from, to int) []run {
+	var runs []run
+	inside := func(l int) bool { return g.doc.LineStart(l) >= from && g.doc.LineEnd(l) <= to && g.elided(l) }
 	for l, last := g.doc.LineOf(from), g.doc.LineOf(to); l <= last; l++ {
-		lineStart, lineEnd := g.doc.LineStart(l), g.doc.LineEnd(l)
-		if lineStart >= from && lineEnd <= to && g.elided(l) {
+		if !inside(l) {
 			continue
 		}
-		next := to
-		if l+1 < g.doc.LineCount() {
-			next = min(to, g.doc.LineStart(l+1))
+		r := run{l, l}
+		for r.last+1 <= last && inside(r.last+1) {
+			r.last++
 		}
-		b.WriteString(s[max(from, lineStart):next])
+		runs = append(runs, r)
+		l = r.last
 	}
-	return b.String()
+	return runs
 }
 
 // leftOut names, for a Why text, the lines from from to to that the
 // window leaves out: "; comment lines 12-18 and 40 left out", or "".
 func (g *gatherer) leftOut(from, to int) string {
 	var spans []string
-	for l, last := g.doc.LineOf(from), g.doc.LineOf(to); l <= last; l++ {
-		if g.doc.LineStart(l) < from || g.doc.LineEnd(l) > to || !g.elided(l) {
-			continue
-		}
-		first := l
-		for l+1 <= last && g.doc.LineEnd(l+1) <= to && g.elided(l+1) {
-			l++
-		}
-		if first == l {
-			spans = append(spans, strconv.Itoa(first+1))
+	for _, r := range g.elidedRuns(from, to) {
+		if r.first == r.last {
+			spans = append(spans, strconv.Itoa(r.first+1))
 		} else {
-			spans = append(spans, fmt.Sprintf("%d-%d", first+1, l+1))
+			spans = append(spans, fmt.Sprintf("%d-%d", r.first+1, r.last+1))
 		}
 	}
 	switch len(spans) {
@@ -289,27 +307,12 @@ func (g *gatherer) leftOut(from, to int) string {
 // tokens. Gather calls it when the window holds the whole file: the runs
 // were left out for code there is no more of.
 func (g *gatherer) restore(left int) {
-	var runs []run
-	for l := 0; l < g.doc.LineCount(); l++ {
-		if !g.elided(l) {
-			continue
-		}
-		r := run{l, l}
-		for r.last+1 < g.doc.LineCount() && g.elided(r.last+1) {
-			r.last++
-		}
-		runs = append(runs, r)
-		l = r.last
-	}
+	runs := g.elidedRuns(0, g.doc.Len())
 	cl := g.doc.LineOf(g.cursor)
 	distance := func(r run) int { return max(r.first-cl, cl-r.last) }
 	slices.SortStableFunc(runs, func(a, b run) int { return distance(a) - distance(b) })
 	for _, r := range runs {
-		end := g.doc.Len()
-		if r.last+1 < g.doc.LineCount() {
-			end = g.doc.LineStart(r.last + 1)
-		}
-		if c := Estimate(g.doc.String()[g.doc.LineStart(r.first):end]); c <= left {
+		if c := Estimate(g.doc.String()[g.doc.LineStart(r.first):g.lineEnd(r.last)]); c <= left {
 			left -= c
 			for k := r.first; k <= r.last; k++ {
 				g.elidedLines[k] = false

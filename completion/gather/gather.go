@@ -214,13 +214,8 @@ type gatherer struct {
 	// prefixCut and suffixCut are set once a side of the window ends
 	// inside a line (a line too long to take whole): it grows no more.
 	prefixCut, suffixCut bool
-	// qualifiers are the names used before a "." or "::" around the
-	// cursor, nearest first; names and typing are cursorNames' answer.
-	// All three are set once namesDone is.
-	qualifiers []string
-	names      []string
-	typing     string
-	namesDone  bool
+	// near is cursorNames' answer, once asked.
+	near *nearNames
 	// lang is the buffer's language (languageOf), nil for none known;
 	// keywords are its words never looked up (keywordsOf).
 	lang     *lang.Language

@@ -94,7 +94,7 @@ func (g *gatherer) codeLines(s string) string {
 	}
 	var kept []string
 	for _, l := range strings.Split(s, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, g.lang.LineComment) {
+		if strings.TrimSpace(l) != "" && !g.lang.IsLineComment(l) {
 			kept = append(kept, l)
 		}
 	}

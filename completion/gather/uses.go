@@ -45,10 +45,11 @@ func (g *gatherer) uses(tokens int) []Piece {
 	if !ok || tokens <= 0 {
 		return nil
 	}
-	if g.cursorNames(); len(g.qualifiers) == 0 {
+	qs := g.cursorNames().qualifiers
+	if len(qs) == 0 {
 		return nil
 	}
-	qs := g.qualifiers[:min(maxQualifiers, len(g.qualifiers))]
+	qs = qs[:min(maxQualifiers, len(qs))]
 	found := uf.Uses(g.in.Path, qs, maxUses)
 	for _, q := range qs {
 		if q == "self" || q == "this" {

@@ -129,8 +129,12 @@ func locate(bufs []*doc, req transport.Request) (*doc, int) {
 		}
 		// A prompt may leave out lines far from the cursor (comments,
 		// in completion/gather): shorter tails are tried, each only
-		// where it occurs once.
+		// where it occurs once. A prefix shorter than a tail is tried
+		// whole, once.
 		for n := locateTail; n >= locateTail/8; n /= 2 {
+			if n < locateTail && n >= len(req.Prefix) {
+				continue
+			}
 			tail := req.Prefix[len(req.Prefix)-min(len(req.Prefix), n):]
 			i := strings.Index(d.text, tail+head)
 			if tail == "" || i < 0 {
