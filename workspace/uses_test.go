@@ -70,3 +70,20 @@ func FuzzUses(f *testing.F) {
 		ix.Uses(from, []string{"a", "x", "b"}, 4)
 	})
 }
+
+// Uses also reads the files elsewhere in the workspace that import the
+// module a qualifier names: what the project does with "http." in
+// another package counts; a file that uses a name "http" without
+// importing the module does not.
+func TestUsesReadsTheModulesOtherImporters(t *testing.T) {
+	ix, root := openFiles(t, map[string]string{
+		"go.mod": "module example.com/m\n",
+		"a/a.go": "package a\n\nimport \"net/http\"\n\nvar _ http.Handler\n",
+		"b/b.go": "package b\n\nimport \"net/http\"\n\nfunc f(w http.ResponseWriter) {\n\thttp.Error(w, \"no\", http.StatusNotFound)\n\thttp.Error(w, \"no\", http.StatusNotFound)\n}\n",
+		"c/c.go": "package c\n\nimport \"fmt\"\n\ntype client struct{ Get func() }\n\nfunc g(http client) {\n\tfmt.Println()\n\thttp.Get()\n\thttp.Get()\n\thttp.Get()\n}\n",
+	})
+	got := ix.Uses(filepath.Join(root, "a", "a.go"), []string{"http"}, 3)["http"]
+	if want := []string{"Error", "StatusNotFound", "Handler"}; !slices.Equal(got, want) {
+		t.Errorf("http: %v, want %v (b.go imports net/http; c.go's http is a parameter)", got, want)
+	}
+}

@@ -435,9 +435,10 @@ func (g *gatherer) cursorNames() *nearNames {
 // chain of objects before a "." at the cursor, then the identifiers of
 // the current statement and of the enclosing function's body up to the
 // cursor, most recently used first. typing is the part of a word before
-// the cursor, which is not a name yet; qualifiers are the names used
-// before a "." or "::" around the cursor, nearest first, after an
-// imported module the file does not use yet.
+// the cursor, which is not a name yet; qualifiers are the names whose
+// members may be listed, after an imported module the file does not use
+// yet: those used before a "." or "::" around the cursor, nearest first,
+// then the other names near it of two letters or more.
 func (g *gatherer) findCursorNames() (names []string, typing string, qualifiers []string) {
 	src := g.doc.String()
 	after := min(len(src), g.cursor+suffixBytes)
@@ -514,7 +515,16 @@ func (g *gatherer) findCursorNames() (names []string, typing string, qualifiers 
 	// written is about to use: it comes right after the object at the
 	// cursor, and an unused module's usual members are listed first.
 	unused := unusedImports(src, g.index.Imports, imported, modules)
+	// The names used before a "." come first; then the others near the
+	// cursor, which the project's other code may use with one (measured
+	// with bench/context at 1,024 tokens: recall 0.830 -> 0.833, Python
+	// 0.797 -> 0.803).
 	qualifiers = qualifiersIn(near)
+	for _, w := range near {
+		if !strings.Contains(w, ".") && len(w) > 1 && !g.keywords[w] && !slices.Contains(qualifiers, w) {
+			qualifiers = append(qualifiers, w)
+		}
+	}
 	if g.inImports() {
 		// Writing an import: what the file uses and neither defines nor
 		// imports yet is what it is about to import.

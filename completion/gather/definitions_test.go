@@ -278,11 +278,25 @@ func (crowded) Uses(from string, qualifiers []string, max int) map[string][]stri
 // the definitions take their share: what definitions leave is too little
 // for the listing here.
 func TestUsesBeforeDefinitions(t *testing.T) {
-	src := "package p\n\nfunc run(conn *Conn) {\n\tAlpha(Bravo(Charlie(Delta(Echo(Foxtrot(Golf(Hotel(\"x\"))))))))\n\tdefer conn.Close()\n\t‸\n}\n" +
-		strings.Repeat("// Padding, so that the file is larger than the budget.\n", 300)
+	mustListConn(t, "package p\n\nfunc run(conn *Conn) {\n\tAlpha(Bravo(Charlie(Delta(Echo(Foxtrot(Golf(Hotel(\"x\"))))))))\n\tdefer conn.Close()\n\t‸\n}\n", 300)
+}
+
+// A name near the cursor that the code there has not used with a "."
+// yet (a parameter passed along, a value just declared) is listed too:
+// the project names its values alike, and what its other code does with
+// a conn is what this code may do with its own.
+func TestUsesOfANameNotYetQualified(t *testing.T) {
+	mustListConn(t, "package p\n\nfunc run(conn *Conn) {\n\thandle(conn)\n\t‸\n}\n", 600)
+}
+
+// mustListConn fails t unless a context of src (cut at "‸", padded past
+// budget) lists the members crowded's workspace uses after "conn".
+func mustListConn(t *testing.T, src string, budget int) {
+	t.Helper()
+	src += strings.Repeat("// Padding, so that the file is larger than the budget.\n", 300)
 	cursor := strings.Index(src, "‸")
 	src = strings.Replace(src, "‸", "", 1)
-	c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: 300, Workspace: crowded{}})
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "p.go", src), Cursor: cursor, Budget: budget, Workspace: crowded{}})
 	for _, p := range c.Pieces {
 		if p.Kind == "uses" && strings.Contains(p.Text, "conn. is followed by: WriteMessage") {
 			return
