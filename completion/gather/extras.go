@@ -11,8 +11,9 @@ import (
 
 // Shares of the extras budget, in percent, each of what is left after
 // the pieces before it: imports may take at most importShare, recent
-// edits recentShare, the members used after the names near the cursor
-// usesShare, workspace definitions definitionShare, code like the
+// edits recentShare, the files not yet named moduleShare, the members
+// used after the names near the cursor usesShare, workspace definitions
+// definitionShare, code like the
 // cursor's from related files similarShare (all that is left: measured
 // with bench/context at 1,024 tokens, recall and definition presence
 // both fall when similar code gets less, 0.810 and 0.466 at 80% against
@@ -31,8 +32,12 @@ const (
 	recentShare     = 30
 	definitionShare = 60
 	usesShare       = 45
-	similarShare    = 100
-	outlineShare    = 50
+	// moduleShare bounds the listing of the files not yet named, among
+	// re-exports and module declarations. Measured with bench/context at
+	// 1,024 tokens: recall 0.840 at 25%, 0.841 at 40%, 0.838 at 60%.
+	moduleShare  = 40
+	similarShare = 100
+	outlineShare = 50
 	// maxHeaderBytes bounds one enclosing header (long parameter lists).
 	maxHeaderBytes = 400
 	// maxRecentEdits bounds the recent edits shown.
@@ -82,6 +87,7 @@ func (g *gatherer) extras(tokens int) []Piece {
 		take([]Piece{p}, tokens)
 	}
 	take(g.recent(), tokens*recentShare/100)
+	take(g.modules(tokens*moduleShare/100), tokens*moduleShare/100)
 	// The members listing comes before the definitions: a name a line
 	// costs little, and the continuation often calls the next member of
 	// what it just used. The definitions are chosen after it, with the

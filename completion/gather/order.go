@@ -11,9 +11,9 @@ import (
 // cache). The file's imports come first; then workspace definitions and
 // other files' signatures; then the declarations around the cursor (the
 // method's type, the enclosing headers), which hold while the user stays
-// in one function; then this file's signatures and the uses of the names
-// before a "." near the cursor, which follow the names near the cursor;
-// then recent edits, oldest first, so a new edit is
+// in one function; then this file's signatures, the uses of the names
+// near the cursor and the modules not yet named, which follow the names
+// near the cursor; then recent edits, oldest first, so a new edit is
 // appended rather than inserted. Within a group pieces go by file and
 // position, never by rank, which moves with every keystroke.
 func promptOrder(ps []Piece, path string) []Piece {
@@ -31,7 +31,7 @@ func promptOrder(ps []Piece, path string) []Piece {
 			k.rank = 1
 		case p.Kind == "type" || p.Kind == "enclosing":
 			k.rank = 2
-		case p.Kind == "signature" || p.Kind == "uses":
+		case p.Kind == "signature" || p.Kind == "uses" || p.Kind == "modules":
 			k.rank = 3
 		default: // recent, newest first in ps
 			k.rank, k.seq = 4, -i
