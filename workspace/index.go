@@ -83,6 +83,9 @@ type Index struct {
 	files  map[string]*file
 	byName map[string][]symRef
 	dirs   map[string][]*file
+	// importers maps the last element of an import's path ("errors" of
+	// "./errors.js" or "email.errors") to the files with such an import.
+	importers map[string][]*file
 	// goModules maps folders holding a go.mod to its module path.
 	goModules map[string]string
 	// crates holds the folders holding a Cargo.toml.
@@ -117,7 +120,7 @@ func Open(root string, opts Options) *Index {
 		opts.MaxFileBytes = DefaultMaxFileBytes
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ix := &Index{root: root, opts: opts, files: map[string]*file{}, byName: map[string][]symRef{},
+	ix := &Index{root: root, opts: opts, files: map[string]*file{}, byName: map[string][]symRef{}, importers: map[string][]*file{},
 		dirs: map[string][]*file{}, goModules: map[string]string{}, crates: map[string]bool{},
 		ready: make(chan struct{}), cancel: cancel, done: make(chan struct{})}
 	go ix.build(ctx)
@@ -275,6 +278,9 @@ func (ix *Index) put(f *file, changed bool) {
 	for i, s := range f.Symbols {
 		ix.byName[s.Name] = append(ix.byName[s.Name], symRef{f, i})
 	}
+	for _, base := range importBases(f) {
+		ix.importers[base] = append(ix.importers[base], f)
+	}
 	ix.stats.Files++
 	ix.stats.Symbols += len(f.Symbols)
 	ix.stats.Bytes += f.Size
@@ -295,6 +301,13 @@ func (ix *Index) dropLocked(old *file) {
 		}
 	}
 	ix.dirs[old.dir] = slices.DeleteFunc(ix.dirs[old.dir], func(f *file) bool { return f == old })
+	for _, base := range importBases(old) {
+		if kept := slices.DeleteFunc(ix.importers[base], func(f *file) bool { return f == old }); len(kept) == 0 {
+			delete(ix.importers, base)
+		} else {
+			ix.importers[base] = kept
+		}
+	}
 	ix.stats.Files--
 	ix.stats.Symbols -= len(old.Symbols)
 	ix.stats.Bytes -= old.Size

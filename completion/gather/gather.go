@@ -91,7 +91,8 @@ type Context struct {
 // Piece is one chosen piece of context.
 type Piece struct {
 	// Kind is "prefix", "suffix", "imports", "definition", "similar",
-	// "uses", "modules", "signature", "type", "enclosing" or "recent".
+	// "uses", "modules", "expected", "signature", "type", "enclosing" or
+	// "recent".
 	Kind string `json:"kind"`
 	// Why says in plain words why the piece was chosen.
 	Why string `json:"why"`

@@ -164,3 +164,36 @@ func (g *gatherer) declaredModules() []syntax.Import {
 	}
 	return out
 }
+
+// ExpectFinder is a Resolver that also says what other files take from a
+// file that it does not define (*workspace.Index implements it).
+type ExpectFinder interface {
+	Expected(fromPath string, max int) []string
+}
+
+// maxExpected bounds the names the listing of what other files expect
+// of this one reads.
+const maxExpected = 40
+
+// expected returns, within tokens, one piece naming what other files
+// import from this one, or use after its name, that it does not define
+// and its text does not name: what the code being written here is
+// expected to provide.
+func (g *gatherer) expected(tokens int) []Piece {
+	ef, ok := g.in.Workspace.(ExpectFinder)
+	if !ok || tokens <= 0 {
+		return nil
+	}
+	// A name the buffer holds is defined or used here already, whatever
+	// the index read of it while the text is broken mid-edit.
+	src := g.doc.String()
+	names := slices.DeleteFunc(ef.Expected(g.in.Path, maxExpected), func(n string) bool { return containsWord(src, n) })
+	head := g.commentPrefix() + "Other files use from this one and it does not define: "
+	for len(names) > 0 && Estimate(head+strings.Join(names, ", ")) > tokens {
+		names = names[:len(names)-1]
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return []Piece{newPiece("expected", "what other files take from this one and it does not define", g.in.Path, head+strings.Join(names, ", "), syntax.Span{})}
+}

@@ -38,8 +38,9 @@ func gatherBarrel(t *testing.T, src string) (gather.Context, []syntax.Import, sy
 	return c, named, anchor
 }
 
-func modulesPiece(c gather.Context) (gather.Piece, bool) {
-	i := slices.IndexFunc(c.Pieces, func(p gather.Piece) bool { return p.Kind == "modules" })
+// pieceOf returns c's first piece of kind.
+func pieceOf(c gather.Context, kind string) (gather.Piece, bool) {
+	i := slices.IndexFunc(c.Pieces, func(p gather.Piece) bool { return p.Kind == kind })
 	if i < 0 {
 		return gather.Piece{}, false
 	}
@@ -51,7 +52,7 @@ func modulesPiece(c gather.Context) (gather.Piece, bool) {
 // re-exports already written are what the workspace leaves out.
 func TestModulesAmongReExports(t *testing.T) {
 	c, named, anchor := gatherBarrel(t, "export {Alpha} from \"./a\"\nimport {Zulu} from \"./z\"\nexport * from \"./y\"\n‸\n")
-	p, ok := modulesPiece(c)
+	p, ok := pieceOf(c, "modules")
 	if !ok {
 		t.Fatalf("no modules piece:\n%s", showContext(c))
 	}
@@ -79,7 +80,27 @@ func TestModulesOfAnOpenExportList(t *testing.T) {
 // listing there.
 func TestNoModulesAmongImports(t *testing.T) {
 	c, _, _ := gatherBarrel(t, "import {Alpha} from \"./a\"\n‸\n\nexport function f() { return Alpha }\n")
-	if p, ok := modulesPiece(c); ok {
+	if p, ok := pieceOf(c, "modules"); ok {
 		t.Errorf("a modules piece among plain imports:\n%s", p.Text)
+	}
+}
+
+// expecting is an ExpectFinder whose other files take Alpha and Bravo
+// from every file.
+type expecting struct{}
+
+func (expecting) Resolve(string, []string, int) []workspace.Symbol { return nil }
+func (expecting) Expected(string, int) []string                    { return []string{"Alpha", "Bravo"} }
+
+// What other files take from this one is named, less what its text
+// names already (the index may have read it broken mid-edit).
+func TestExpectedNames(t *testing.T) {
+	src := "package p\n\nfunc Bravo() {}\n\n‸\n"
+	cursor := strings.Index(src, "‸")
+	src = strings.Replace(src, "‸", "", 1)
+	c := gather.Gather(gather.Input{Buffer: buffer(t, "/ws/p/p.go", src), Cursor: cursor, Budget: 1000, Workspace: expecting{}})
+	p, ok := pieceOf(c, "expected")
+	if want := "// Other files use from this one and it does not define: Alpha"; !ok || p.Text != want {
+		t.Errorf("got %q, want %q\n%s", p.Text, want, showContext(c))
 	}
 }

@@ -12,9 +12,10 @@ import (
 // other files' signatures; then the declarations around the cursor (the
 // method's type, the enclosing headers), which hold while the user stays
 // in one function; then this file's signatures, the uses of the names
-// near the cursor and the modules not yet named, which follow the names
-// near the cursor; then recent edits, oldest first, so a new edit is
-// appended rather than inserted. Within a group pieces go by file and
+// near the cursor, the modules not yet named and what other files expect
+// of this one, which follow the names near the cursor and the edits;
+// then recent edits, oldest first, so a new edit is appended rather than
+// inserted. Within a group pieces go by file and
 // position, never by rank, which moves with every keystroke.
 func promptOrder(ps []Piece, path string) []Piece {
 	type keyed struct {
@@ -31,7 +32,7 @@ func promptOrder(ps []Piece, path string) []Piece {
 			k.rank = 1
 		case p.Kind == "type" || p.Kind == "enclosing":
 			k.rank = 2
-		case p.Kind == "signature" || p.Kind == "uses" || p.Kind == "modules":
+		case p.Kind == "signature" || p.Kind == "uses" || p.Kind == "modules" || p.Kind == "expected":
 			k.rank = 3
 		default: // recent, newest first in ps
 			k.rank, k.seq = 4, -i
