@@ -31,11 +31,17 @@ func gatherBarrel(t *testing.T, src string) (gather.Context, []syntax.Import, sy
 	t.Helper()
 	var named []syntax.Import
 	var anchor syntax.Import
+	c := gatherAt(t, "/ws/src/index.ts", src, barrel{&named, &anchor})
+	return c, named, anchor
+}
+
+// gatherAt gathers a 1,000-token context at "‸" in src, the text of
+// path, with the workspace ws.
+func gatherAt(t *testing.T, path, src string, ws gather.Resolver) gather.Context {
+	t.Helper()
 	cursor := strings.Index(src, "‸")
 	src = strings.Replace(src, "‸", "", 1)
-	c := gather.Gather(gather.Input{Buffer: buffer(t, "/ws/src/index.ts", src), Cursor: cursor, Budget: 1000,
-		Workspace: barrel{&named, &anchor}})
-	return c, named, anchor
+	return gather.Gather(gather.Input{Buffer: buffer(t, path, src), Cursor: cursor, Budget: 1000, Workspace: ws})
 }
 
 // pieceOf returns c's first piece of kind.
@@ -95,12 +101,55 @@ func (expecting) Expected(string, int) []string                    { return []st
 // What other files take from this one is named, less what its text
 // names already (the index may have read it broken mid-edit).
 func TestExpectedNames(t *testing.T) {
-	src := "package p\n\nfunc Bravo() {}\n\n‸\n"
-	cursor := strings.Index(src, "‸")
-	src = strings.Replace(src, "‸", "", 1)
-	c := gather.Gather(gather.Input{Buffer: buffer(t, "/ws/p/p.go", src), Cursor: cursor, Budget: 1000, Workspace: expecting{}})
+	c := gatherAt(t, "/ws/p/p.go", "package p\n\nfunc Bravo() {}\n\n‸\n", expecting{})
 	p, ok := pieceOf(c, "expected")
 	if want := "// Other files use from this one and it does not define: Alpha"; !ok || p.Text != want {
 		t.Errorf("got %q, want %q\n%s", p.Text, want, showContext(c))
+	}
+}
+
+// traits is a MemberResolver whose workspace defines the trait Visitor
+// with three methods.
+type traits struct{}
+
+func (traits) Resolve(string, []string, int) []workspace.Symbol { return nil }
+func (traits) Members(from, typeName string, max int) []workspace.Symbol {
+	if typeName != "Visitor" {
+		return nil
+	}
+	var out []workspace.Symbol
+	for _, n := range []string{"visit_bool", "visit_i64", "visit_str"} {
+		out = append(out, workspace.Symbol{Name: n, Kind: "method", Parent: "Visitor", Path: "/ws/src/de.rs",
+			Signature: "fn " + n + "<E>(self, v: T) -> Result<Self::Value, E>"})
+	}
+	return out
+}
+
+// In an impl of a trait, the trait's members the impl does not define
+// yet are named: what it is still to implement.
+func TestBaseMembersNotDefined(t *testing.T) {
+	src := "impl<'de> de::Visitor<'de> for BoolVisitor {\n    fn visit_bool<E>(self, v: bool) -> Result<bool, E> {\n        Ok(v)\n    }\n\n    ‸\n}\n"
+	c := gatherAt(t, "/ws/src/b.rs", src, traits{})
+	p, ok := pieceOf(c, "expected")
+	if !ok || !strings.Contains(p.Text, "visit_i64") || !strings.Contains(p.Text, "visit_str") || strings.Contains(p.Text, "visit_bool") {
+		t.Errorf("want visit_i64 and visit_str named, not visit_bool (defined):\n%s", showContext(c))
+	}
+}
+
+// baseNames reads what a class header implements or extends.
+func TestBaseNames(t *testing.T) {
+	for _, tc := range []struct {
+		lang, header string
+		want         []string
+	}{
+		{"rust", "impl<'de, T: Deserialize<'de>> de::Visitor<'de> for SeqVisitor<T> ", []string{"Visitor"}},
+		{"rust", "impl Point ", nil},
+		{"python", "class Loop(events.AbstractEventLoop, Mixin, metaclass=ABCMeta):", []string{"AbstractEventLoop", "Mixin"}},
+		{"python", "class Plain:", nil},
+		{"typescript", "export class Client extends Base<Options, Map<string, number>> implements IClient, Disposable {", []string{"Base", "IClient", "Disposable"}},
+	} {
+		if got := gather.BaseNames(tc.lang, tc.header); !slices.Equal(got, tc.want) {
+			t.Errorf("%s %q: %v, want %v", tc.lang, tc.header, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,4 @@
+package gather
+
+// BaseNames exposes baseNames to the package's external tests.
+var BaseNames = baseNames
