@@ -113,6 +113,7 @@ func (ix *Index) Unnamed(fromPath string, named []syntax.Import, anchor syntax.I
 	}
 	return out
 }
+
 // moduleSpec returns how a file of lang in dir names path, and whether
 // path lies where such a file may import it from.
 func moduleSpec(lang, dir, path string) (string, bool) {
