@@ -128,7 +128,7 @@ func TestUpdateRemove(t *testing.T) {
 	item := filepath.Join(root, "cart", "item.go")
 	ix.Update(item, []byte("package cart\n\n// Widget is new.\ntype Widget struct{ ID int }\n"))
 	got := ix.Resolve(from, []string{"Widget", "Item"}, 5)
-	if len(got) != 1 || got[0].Name != "Widget" || got[0].Doc != "Widget is new." || got[0].Reason != "imported by "+from {
+	if len(got) != 1 || got[0].Name != "Widget" || got[0].Doc != "Widget is new." || got[0].Reason != "imported by "+filepath.Base(from) {
 		t.Fatalf("after Update: %+v", got)
 	}
 	ix.Remove(item)

@@ -254,7 +254,7 @@ func (ix *Index) ModuleSymbols(fromPath string, imp syntax.Import, max int) []Sy
 				return out
 			}
 			if s.Parent == "" && s.Signature != "" {
-				s.Reason = "imported by " + fromPath
+				s.Reason = "imported by " + filepath.Base(fromPath)
 				out = append(out, s)
 			}
 		}

@@ -48,7 +48,7 @@ type Symbol struct {
 	// Line is the 0-based line of the definition.
 	Line int
 	// Reason says why Resolve chose it: "same file", "same package",
-	// "imported by <fromPath>" or "workspace".
+	// "imported by <fromPath's file name>" or "workspace".
 	Reason string
 }
 

@@ -211,7 +211,7 @@ func reason(tier int, fromPath string) string {
 	case tierSamePackage:
 		return "same package"
 	case tierImported, tierQualified:
-		return "imported by " + fromPath
+		return "imported by " + filepath.Base(fromPath)
 	}
 	return "workspace"
 }

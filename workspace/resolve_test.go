@@ -119,7 +119,7 @@ func TestResolveImports(t *testing.T) {
 					t.Errorf("%s not resolved; got %v", name, got)
 					continue
 				}
-				if s.Path != filepath.Join(root, file) || s.Reason != "imported by "+from {
+				if s.Path != filepath.Join(root, file) || s.Reason != "imported by "+filepath.Base(from) {
 					t.Errorf("%s from %s (%s), want %s imported", name, s.Path, s.Reason, file)
 				}
 				if want := c.sig[name]; want != "" && !strings.Contains(s.Signature, want) {
@@ -190,7 +190,7 @@ func TestSkips(t *testing.T) {
 func TestResolvePrefix(t *testing.T) {
 	ix, root := openFixture(t, "gomod")
 	got := ix.ResolvePrefix(filepath.Join(root, "main.go"), "Tot", 5)
-	if len(got) != 1 || got[0].Parent != "Cart" || got[0].Reason != "imported by "+filepath.Join(root, "main.go") {
+	if len(got) != 1 || got[0].Parent != "Cart" || got[0].Reason != "imported by main.go" {
 		t.Fatalf("Tot from main.go: %+v (other/other.go's Total is unrelated)", got)
 	}
 	if got := ix.ResolvePrefix(filepath.Join(root, "main.go"), "Total", 5); len(got) != 0 {
