@@ -32,6 +32,9 @@ var (
 	_ SimilarFinder    = (*workspace.Index)(nil)
 	_ OwnSimilarFinder = (*workspace.Index)(nil)
 	_ ModuleResolver   = (*workspace.Index)(nil)
+	_ UsageFinder      = (*workspace.Index)(nil)
+	_ ModuleLister     = (*workspace.Index)(nil)
+	_ ExpectFinder     = (*workspace.Index)(nil)
 )
 
 // Limits of the similar-code search.
