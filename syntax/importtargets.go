@@ -26,6 +26,10 @@ type Import struct {
 	// JavaScript namespace or default import. "" otherwise (the module is
 	// then known by its last path element).
 	Alias string
+	// Declares marks an import that names the file's own modules or API
+	// rather than what its code uses: a JavaScript export-from, a Rust
+	// "mod" declaration or "pub use".
+	Declares bool
 }
 
 // Name returns the name the import binds the module to in the importing
@@ -90,7 +94,7 @@ func (t *Tree) ImportTargets() []Import {
 			out = append(out, imp)
 		case "export_statement":
 			if src := n.ChildByFieldName("source"); src != nil {
-				out = append(out, Import{Path: unquote(t.content(src))})
+				out = append(out, Import{Path: unquote(t.content(src)), Declares: true})
 			}
 		case "lexical_declaration", "variable_declaration":
 			t.walkType(n, "call_expression", func(c *sitter.Node) {
@@ -103,10 +107,16 @@ func (t *Tree) ImportTargets() []Import {
 				}
 			})
 		case "use_declaration":
-			out = append(out, t.rustUse(n.ChildByFieldName("argument"), "")...)
+			imps := t.rustUse(n.ChildByFieldName("argument"), "")
+			if n.NamedChildCount() > 0 && n.NamedChild(0).Type() == "visibility_modifier" {
+				for i := range imps {
+					imps[i].Declares = true // pub use: a re-export
+				}
+			}
+			out = append(out, imps...)
 		case "mod_item":
 			if n.ChildByFieldName("body") == nil {
-				out = append(out, Import{Path: "self::" + t.content(n.ChildByFieldName("name"))})
+				out = append(out, Import{Path: "self::" + t.content(n.ChildByFieldName("name")), Declares: true})
 			}
 		case "preproc_include":
 			out = append(out, Import{Path: strings.Trim(t.content(n.ChildByFieldName("path")), "\"<>")})

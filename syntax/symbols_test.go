@@ -132,9 +132,9 @@ func TestImportTargets(t *testing.T) {
 		{"a.py", "import os, a.b as ab\nfrom . import sibling\nfrom ..pkg.mod import thing, other as o\n",
 			[]string{"os", "a.b", ".[sibling]", "..pkg.mod[thing other]"}},
 		{"a.ts", "import { a, b as c } from \"./util\";\nimport * as ns from \"../lib\";\nexport { z } from \"./re\";\nconst r = require(\"./req\");\n",
-			[]string{"./util[a b]", "../lib", "./re", "./req"}},
-		{"a.rs", "use crate::net::{Conn, dial};\nuse super::util::helper as h;\nuse std::io;\nmod parser;\npub mod inline { }\n",
-			[]string{"crate::net[Conn dial]", "super::util[helper]", "std[io]", "self::parser"}},
+			[]string{"./util[a b]", "../lib", "./re!", "./req"}},
+		{"a.rs", "use crate::net::{Conn, dial};\nuse super::util::helper as h;\nuse std::io;\nmod parser;\npub mod inline { }\npub(crate) use crate::error::Error;\n",
+			[]string{"crate::net[Conn dial]", "super::util[helper]", "std[io]", "self::parser!", "crate::error[Error]!"}},
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {
@@ -143,6 +143,9 @@ func TestImportTargets(t *testing.T) {
 				s := imp.Path
 				if len(imp.Names) > 0 {
 					s += "[" + strings.Join(imp.Names, " ") + "]"
+				}
+				if imp.Declares {
+					s += "!" // the file's own modules or API
 				}
 				got = append(got, s)
 			}

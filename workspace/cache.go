@@ -11,7 +11,7 @@ import (
 
 // cacheVersion changes whenever what a cached file holds changes (the
 // symbol rules included); a cache of another version is ignored.
-const cacheVersion = 5
+const cacheVersion = 6
 
 // cacheFile is the disk cache of one root.
 type cacheFile struct {

@@ -29,29 +29,28 @@ func (ix *Index) Expected(fromPath string, max int) []string {
 	count := map[string]int{}
 	type qualified struct{ path, q string }
 	var reads []qualified
-	defined := map[string]bool{}
 	ix.mu.RLock()
 	from := ix.files[fromPath]
 	if from == nil {
 		ix.mu.RUnlock()
 		return nil
 	}
-	own := []*file{from}
+	// own holds the paths whose definitions count as the file's: a Go
+	// package's files; paths, not entries, as the index may replace an
+	// entry between the two reads below.
+	own := map[string]bool{from.Path: true}
 	if from.Lang == "go" {
-		own = ix.dirs[from.dir]
-	}
-	for _, f := range own {
-		for _, s := range f.Symbols {
-			defined[s.Name] = true
+		for _, f := range ix.dirs[from.dir] {
+			own[f.Path] = true
 		}
 	}
 	for _, key := range moduleKeys(from) {
 		for _, f := range ix.importers[key] {
-			if slices.Contains(own, f) {
+			if own[f.Path] {
 				continue
 			}
 			for _, imp := range f.Imports {
-				if importBase(imp) != key || !slices.ContainsFunc(ix.importFiles(f, imp), func(g *file) bool { return slices.Contains(own, g) }) {
+				if importBase(imp) != key || !slices.ContainsFunc(ix.importFiles(f, imp), func(g *file) bool { return own[g.Path] }) {
 					continue
 				}
 				for _, n := range imp.Names {
@@ -70,11 +69,14 @@ func (ix *Index) Expected(fromPath string, max int) []string {
 		}
 	}
 	var out []string
+	ix.mu.RLock()
 	for n := range count {
-		if !defined[n] && n != "*" && n != "self" && n != "default" {
+		defined := slices.ContainsFunc(ix.byName[n], func(r symRef) bool { return own[r.f.Path] })
+		if !defined && n != "*" && n != "self" && n != "default" {
 			out = append(out, n)
 		}
 	}
+	ix.mu.RUnlock()
 	slices.SortFunc(out, func(a, b string) int {
 		if c := count[b] - count[a]; c != 0 {
 			return c

@@ -150,10 +150,12 @@ func moduleSpec(lang, dir, path string) (string, bool) {
 // underscore.
 func exportedNames(f *file, max int) []string {
 	var all, exported []string
+	seen := map[string]bool{}
 	for _, s := range f.Symbols {
-		if s.Parent != "" || s.Name == "" || slices.Contains(all, s.Name) {
+		if s.Parent != "" || s.Name == "" || seen[s.Name] {
 			continue
 		}
+		seen[s.Name] = true
 		all = append(all, s.Name)
 		switch f.Lang {
 		case "javascript", "typescript", "tsx":

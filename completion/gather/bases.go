@@ -44,14 +44,17 @@ func (g *gatherer) bases(tokens int) []Piece {
 		window := src[g.prefixStart:g.suffixEnd]
 		var lines []string
 		comment := g.commentPrefix()
+		sigTokens := tokens / 2 // signatures while they fit in half, then names
 		for _, base := range baseNames(g.lang.Name, header) {
-			// Signatures while they fit in half the tokens, then names.
+			head := comment + base + " members not defined here:"
+			sigTokens -= Estimate(head) + 1
 			var sigs, names []string
 			for _, m := range mr.Members(g.in.Path, base, maxBaseMembers) {
 				if containsWord(body, m.Name) || containsWord(window, m.Name) || slices.Contains(names, m.Name) || slices.Contains(sigs, m.Signature) {
 					continue
 				}
-				if len(names) == 0 && m.Signature != "" && Estimate(strings.Join(append(lines, sigs...), "\n")+m.Signature) <= tokens/2 {
+				if c := Estimate(m.Signature) + 1; len(names) == 0 && m.Signature != "" && c <= sigTokens {
+					sigTokens -= c
 					sigs = append(sigs, m.Signature)
 					continue
 				}
@@ -60,7 +63,7 @@ func (g *gatherer) bases(tokens int) []Piece {
 			if len(sigs)+len(names) == 0 {
 				continue
 			}
-			lines = append(lines, comment+base+" members not defined here:")
+			lines = append(lines, head)
 			lines = append(lines, sigs...)
 			if len(names) > 0 {
 				lines = append(lines, comment+"also: "+strings.Join(names, ", "))

@@ -16,20 +16,18 @@ import (
 // class around the cursor inherits and does not define: Rust 0.781 ->
 // 0.784), the members used after the names near the cursor usesShare,
 // workspace definitions definitionShare, code like the cursor's from
-// related files similarShare (all that is
-// left: measured with bench/context at 1,024 tokens, recall and
-// definition presence both fall when similar code gets less, 0.810 and
-// 0.466 at 80% against 0.800 and 0.447 at 40%, and both rise at 100%, to
-// 0.812 and 0.476, since similar code of related files shows their
-// definitions in use);
-// then come the declaration of the type the cursor's method belongs to
-// and the signatures of what the code near the cursor uses, and the
-// file's other signatures (its outline) may take outlineShare of what
-// remains. usesShare was 30 until the listing took the names not yet
-// used with a "." and the module's other importers: then 45 measured
-// recall 0.836 -> 0.837 and other-file definitions 0.509 -> 0.515 (the
-// listing shows a workspace module's members by signature), 60 0.838
-// and 0.505.
+// related files similarShare (all that is left: measured with
+// bench/context at 1,024 tokens, recall and definition presence both
+// fall when similar code gets less, 0.810 and 0.466 at 80% against 0.800
+// and 0.447 at 40%, and both rise at 100%, to 0.812 and 0.476, since
+// similar code of related files shows their definitions in use); then
+// come the declaration of the type the cursor's method belongs to and
+// the signatures of what the code near the cursor uses, and the file's
+// other signatures (its outline) may take outlineShare of what remains.
+// usesShare was 30 until the listing took the names not yet used with a
+// "." and the module's other importers: then 45 measured recall 0.836 ->
+// 0.837 and other-file definitions 0.509 -> 0.515 (the listing shows a
+// workspace module's members by signature), 60 0.838 and 0.505.
 const (
 	importShare     = 40
 	recentShare     = 30

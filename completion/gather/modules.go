@@ -22,7 +22,8 @@ const maxModules = 32
 
 // Import statements, as one line of them names their module, and the
 // statements that declare a file's modules rather than import what its
-// code uses: re-exports, Rust's module declarations.
+// code uses: re-exports, Rust's module declarations. They read the lines
+// being typed, which the syntax tree may not parse yet.
 var (
 	jsImportSpec  = regexp.MustCompile(`(?:\bfrom|^\s*import|\brequire\()\s*['"]([^'"]+)['"]`)
 	pyImportSpec  = regexp.MustCompile(`^\s*(?:from\s+(\.+[\w.]*|[\w.]+)\s+import\b|import\s+([\w.]+))`)
@@ -87,9 +88,11 @@ func (g *gatherer) importAbove() (anchor syntax.Import, declaring bool) {
 	}
 	s := g.doc.String()
 	cl := g.doc.LineOf(g.cursor)
-	var names []string // of an export list being written, in order
+	lineAt := func(l int) string {
+		return s[g.doc.LineStart(l):min(g.doc.LineEnd(l), max(g.cursor, g.doc.LineStart(l)))]
+	}
 	for l := cl; l >= 0 && l > cl-maxImportScanLines; l-- {
-		line := s[g.doc.LineStart(l):min(g.doc.LineEnd(l), max(g.cursor, g.doc.LineStart(l)))]
+		line := lineAt(l)
 		switch g.lang.Name {
 		case "typescript", "javascript", "tsx":
 			declaring = declaring || l == cl && jsReExport.MatchString(line)
@@ -98,9 +101,15 @@ func (g *gatherer) importAbove() (anchor syntax.Import, declaring bool) {
 			}
 			// An export list still open: it names no module yet, and
 			// the names it lists so far say which.
-			names = append(jsListNames.FindAllString(line, -1), names...)
 			if jsOpenExport.MatchString(line) {
-				names = slices.DeleteFunc(names, func(n string) bool { return n == "export" || n == "type" || n == "as" || n == "default" })
+				var names []string
+				for k := l; k <= cl; k++ {
+					for _, n := range jsListNames.FindAllString(lineAt(k), -1) {
+						if n != "export" && n != "type" && n != "as" && n != "default" {
+							names = append(names, n)
+						}
+					}
+				}
 				return syntax.Import{Names: names}, true
 			}
 		case "python":
@@ -120,49 +129,16 @@ func (g *gatherer) importAbove() (anchor syntax.Import, declaring bool) {
 	return syntax.Import{}, declaring
 }
 
-// declaredModules returns the modules the file's declaring statements
-// (re-exports, Rust module declarations and public uses, an
-// __init__.py's imports) name, the cursor's line left out: it is being
-// written.
+// declaredModules returns the imports of the file that declare its own
+// modules or API (syntax.Import.Declares: re-exports, Rust module
+// declarations and public uses), and in a Python package's __init__.py
+// all of them, as the syntax tree reads them.
 func (g *gatherer) declaredModules() []syntax.Import {
-	var out []syntax.Import
-	s := g.doc.String()
-	cl := g.doc.LineOf(g.cursor)
-	exporting := false // within a JavaScript export statement
-	for l := range g.doc.LineCount() {
-		line := s[g.doc.LineStart(l):g.doc.LineEnd(l)]
-		if l == cl {
-			exporting = false
-			continue
-		}
-		switch g.lang.Name {
-		case "typescript", "javascript", "tsx":
-			if strings.HasPrefix(strings.TrimSpace(line), "export") {
-				exporting = true
-			} else if strings.HasPrefix(strings.TrimSpace(line), "import") {
-				exporting = false
-			}
-			if m := jsImportSpec.FindStringSubmatch(line); m != nil {
-				if exporting {
-					out = append(out, syntax.Import{Path: m[1]})
-				}
-				exporting = false
-			}
-		case "python":
-			if m := pyImportSpec.FindStringSubmatch(line); m != nil {
-				out = append(out, syntax.Import{Path: m[1] + m[2]})
-			}
-		case "rust":
-			if m := rustModSpec.FindStringSubmatch(line); m != nil && rustDeclaring.MatchString(line) {
-				if m[1] != "" {
-					out = append(out, syntax.Import{Path: "self::" + m[1]})
-				} else {
-					out = append(out, syntax.Import{Path: m[2]})
-				}
-			}
-		}
+	if g.in.Tree == nil {
+		return nil
 	}
-	return out
+	pkgInit := filepath.Base(g.in.Path) == "__init__.py"
+	return slices.DeleteFunc(g.in.Tree.ImportTargets(), func(imp syntax.Import) bool { return !imp.Declares && !pkgInit })
 }
 
 // ExpectFinder is a Resolver that also says what other files take from a

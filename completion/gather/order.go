@@ -15,8 +15,8 @@ import (
 // near the cursor, the modules not yet named and what other files expect
 // of this one, which follow the names near the cursor and the edits;
 // then recent edits, oldest first, so a new edit is appended rather than
-// inserted. Within a group pieces go by file and
-// position, never by rank, which moves with every keystroke.
+// inserted. Within a group pieces go by file and position, never by rank,
+// which moves with every keystroke.
 func promptOrder(ps []Piece, path string) []Piece {
 	type keyed struct {
 		p         Piece
