@@ -445,7 +445,31 @@ from the first keystroke, so the buffer asks right after each change."
     (_server (_method (eql wisp/status)) &key state message &allow-other-keys)
     "Record wisp's state for the mode line (`wisp--status')."
     (wisp--status state message))
-  (add-hook 'eglot-managed-mode-hook #'wisp--eglot-imenu))
+  (add-hook 'eglot-managed-mode-hook #'wisp--eglot-imenu)
+  (add-hook 'eglot-managed-mode-hook #'wisp--eglot-watch-replies))
+
+(declare-function jsonrpc--process "jsonrpc")
+
+(defun wisp--eglot-watch-replies ()
+  "Read, after each command, what eglot's server sent and jsonrpc left unread."
+  (if (bound-and-true-p eglot--managed-mode)
+      (add-hook 'post-command-hook #'wisp--eglot-read-pending nil t)
+    (remove-hook 'post-command-hook #'wisp--eglot-read-pending t)))
+
+(defun wisp--eglot-read-pending ()
+  "Hand the messages waiting in the eglot server's process buffer to its filter.
+A synchronous request (eglot's `completion-at-point') returns by throwing
+out of jsonrpc's process filter once its reply is read: the messages
+that came in the same read after the reply wait, unread, until the
+server writes again.  The wisp/status saying the model is down, sent
+as that request failed, waited so for the next request, and the mode
+line said nothing meanwhile."
+  (when-let* ((server (eglot-current-server))
+              (proc (jsonrpc--process server))
+              (buffer (process-buffer proc)))
+    (when (and (process-live-p proc) (buffer-live-p buffer)
+               (> (buffer-size buffer) 0))
+      (funcall (process-filter proc) proc ""))))
 
 (defun wisp--eglot-imenu ()
   "Leave imenu to the major mode where eglot's server lists no symbols.
