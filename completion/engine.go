@@ -135,6 +135,13 @@ type Stats struct {
 	// AnticipatedUsed those a request took up, AnticipatedCancelled those
 	// stopped at the model before any request did, and
 	// AnticipatedWastedTokens the deltas of those no request took up.
+	// Branches counts generations started for the model's runner-up at
+	// a token it doubted (they are also ModelRequests; see unsure.go),
+	// BranchesUsed those typing took up, BranchWastedTokens the deltas
+	// of those it did not.
+	Branches                int64 `json:"branches"`
+	BranchesUsed            int64 `json:"branchesUsed"`
+	BranchWastedTokens      int64 `json:"branchWastedTokens"`
 	Anticipated             int64 `json:"anticipated"`
 	AnticipatedUsed         int64 `json:"anticipatedUsed"`
 	AnticipatedCancelled    int64 `json:"anticipatedCancelled"`
@@ -179,6 +186,7 @@ type Engine struct {
 		queries, requests, typedAhead, cached, cancelled, failures                         atomic.Int64
 		spec, specUsed, specCancelled, tokens, specWasted, lookAhead, aheadWasted, warmups atomic.Int64
 		anticipated, anticipatedUsed, anticipatedCancelled, anticipatedWasted              atomic.Int64
+		branches, branchesUsed, branchWasted                                               atomic.Int64
 	}
 	wg sync.WaitGroup // generations in flight
 }
@@ -205,7 +213,8 @@ func (e *Engine) Stats() Stats {
 		SpeculativeWastedTokens: e.stats.specWasted.Load(), LookAheadUsed: e.stats.lookAhead.Load(),
 		LookAheadWastedTokens: e.stats.aheadWasted.Load(), Warmups: e.stats.warmups.Load(),
 		Anticipated: e.stats.anticipated.Load(), AnticipatedUsed: e.stats.anticipatedUsed.Load(),
-		AnticipatedCancelled: e.stats.anticipatedCancelled.Load(), AnticipatedWastedTokens: e.stats.anticipatedWasted.Load()}
+		AnticipatedCancelled: e.stats.anticipatedCancelled.Load(), AnticipatedWastedTokens: e.stats.anticipatedWasted.Load(),
+		Branches: e.stats.branches.Load(), BranchesUsed: e.stats.branchesUsed.Load(), BranchWastedTokens: e.stats.branchWasted.Load()}
 }
 
 // Close stops every generation and waits for them to end.
@@ -406,7 +415,19 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 // its error.
 func (e *Engine) run(ctx context.Context, g *generation) {
 	defer e.wg.Done()
-	res, err := e.model.Generate(ctx, g.req, func(delta string) {
+	req := g.req
+	if e.opts.Config.Unsure == config.UnsureTrim || e.opts.Config.Unsure == config.UnsureBranch {
+		req.DoubtBelow = doubtBelow
+		req.OnDoubt = func(d transport.Doubt) {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			e.doubtLocked(g, d)
+			for c := g.child; c != nil; c = c.child {
+				e.doubtLocked(c, d)
+			}
+		}
+	}
+	res, err := e.model.Generate(ctx, req, func(delta string) {
 		e.mu.Lock()
 		if g.firstAt.IsZero() {
 			g.firstAt = time.Now()
@@ -442,8 +463,8 @@ func (e *Engine) run(ctx context.Context, g *generation) {
 	// Shape the final text while the tree is still open: raw never
 	// changes after this, so the shaped text stays valid without it.
 	full, _ := g.suggestionLocked()
-	if err == nil && !g.dead && full != "" {
-		e.cache.put(g.doc, g.anchor, full)
+	if err == nil && !g.dead && !g.fork && full != "" {
+		e.cache.put(g.doc, g.anchor, g.trimLocked(full, 0))
 	}
 	g.closeTree()
 	if g.grace != nil {
@@ -616,6 +637,7 @@ func (e *Engine) killLocked(g *generation) {
 	if !g.done {
 		e.stats.cancelled.Add(1)
 	}
+	e.dropBranchLocked(g)
 	e.unclaimedDiesLocked(g)
 	g.cancel()
 	g.broadcastLocked()
@@ -650,6 +672,12 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 				continue
 			}
 			if !g.acceptsLocked(ins) {
+				if br := e.takeBranchLocked(g, g.typed+ins); br != nil {
+					// The user typed the model's runner-up: its branch
+					// serves on.
+					g = br
+					continue
+				}
 				e.dropLocked(g)
 				return
 			}
@@ -665,6 +693,7 @@ func (e *Engine) DidChange(uri string, before, after *text.Text, edits []text.Ed
 			}
 			g.typed += ins
 			e.typedLocked(g)
+			e.passBranchLocked(g)
 		case ed.NewEnd == ed.Start && ed.OldEnd == cursor && ed.Start >= g.anchor:
 			// Backspace over typed-ahead text: the suggestion still holds.
 			g.typed = g.typed[:ed.Start-g.anchor]

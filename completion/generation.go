@@ -48,6 +48,16 @@ type generation struct {
 	// request asked (see Engine.Anticipate); claimed is set once a
 	// request is served by it.
 	anticipated, claimed bool
+	// doubts are the tokens of raw the model was unsure of, in order
+	// (unsure.go); streamAt is where the stream's offset 0 falls in raw:
+	// negative for a continuation that skipped the stream's start, the
+	// length of its seed for a branch.
+	doubts   []doubt
+	streamAt int
+	// branch is the generation for the runner-up at g's first doubt
+	// ahead of the typing, or nil; fork marks a branch not yet taken.
+	branch *generation
+	fork   bool
 
 	// typed is what the user has typed at the anchor since the start,
 	// always consistent with raw (see DidChange).
@@ -145,7 +155,7 @@ func (g *generation) remainderLocked() (rest string, final, ok bool) {
 		// The shaped text may still be catching up with the typing.
 		return "", final, !final
 	}
-	return full[len(g.typed):], final, true
+	return g.trimLocked(full, len(g.typed))[len(g.typed):], final, true
 }
 
 // acceptsLocked reports whether inserting s at the generation's cursor

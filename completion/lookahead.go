@@ -65,7 +65,9 @@ func (e *Engine) rebaseLocked(g *generation, typed string, after *text.Text) *ge
 	}
 	c := e.continuationLocked(g, len(typed), typed, after, cursor)
 	g.handOverLocked(c)
+	e.dropBranchLocked(g) // anchored at g's cursor: c branches from its own
 	e.gens[g.uri] = c
+	e.branchLocked(c)
 	return c
 }
 
@@ -154,6 +156,12 @@ func (e *Engine) continuationLocked(g *generation, skip int, added string, doc *
 		start: g.start, firstAt: g.firstAt, req: e.followRequest(g.req, added, plan),
 		done: g.done, err: g.err, cutShort: g.cutShort, deltas: g.deltas, updated: make(chan struct{})}
 	c.raw.WriteString(g.raw.String()[skip:])
+	c.streamAt = g.streamAt - skip
+	for _, d := range g.doubts {
+		if d.at >= skip {
+			c.doubts = append(c.doubts, doubt{at: d.at - skip, cut: d.cut - skip, alt: d.alt})
+		}
+	}
 	return c
 }
 

@@ -149,10 +149,12 @@ func (e *Engine) promoteLocked(g *generation, typed string) *generation {
 	}
 	if sp.fromLookAhead {
 		g.handOverLocked(sp)
+		e.dropBranchLocked(g)
 	} else {
 		e.killLocked(g)
 	}
 	sp.broadcastLocked()
+	e.branchLocked(sp)
 	if sp.done {
 		// It finished while it waited: its own successor starts now
 		// (successorLocked refuses a failed or empty one).

@@ -102,6 +102,15 @@ type Completion struct {
 	// line (bounded by its max tokens); what is shown is unchanged, and
 	// the lines after are ready when the user breaks the line.
 	LookAhead bool
+	// Unsure says what ghost text does where the model was unsure of a
+	// token (gave it less than even odds; providers that report token
+	// probabilities only): "show" shows the model's text whole; "trim"
+	// ends the ghost text before the first such token past the cursor
+	// (where it and the model's runner-up agree), and shows on once the
+	// user has typed up to it; "branch" trims, and also asks the model
+	// ahead for the text that follows the runner-up, so typing that
+	// shows the next ghost text at once.
+	Unsure string
 	// WarmAfterIdle is how long a document sits idle before its last
 	// prompt is read into the model's prompt cache again (and again after
 	// each further interval, a few times); 0 turns warm-ups off. Only
@@ -112,6 +121,13 @@ type Completion struct {
 	// generation is cancelled at the model and its requests answer empty.
 	FirstTokenTimeout, IdleTimeout time.Duration
 }
+
+// What ghost text does where the model was unsure (Completion.Unsure).
+const (
+	UnsureShow   = "show"
+	UnsureTrim   = "trim"
+	UnsureBranch = "branch"
+)
 
 // Default returns the built-in configuration.
 func Default() Config {
@@ -141,6 +157,10 @@ func Default() Config {
 			// no longer wait a model round trip.
 			Speculate: true,
 			LookAhead: true,
+			// Measured in BENCHMARKS.md against a model that is sometimes
+			// wrong: fewer keys show wrong text, and a wrong guess the
+			// model doubted costs one key instead of a round trip.
+			Unsure: UnsureBranch,
 			// Hosted prompt caches keep a prefix for five to ten idle
 			// minutes: refresh it before the shorter runs out.
 			WarmAfterIdle: 4 * time.Minute,

@@ -49,6 +49,7 @@ var keys = []key{
 	boolean("completion.typedAhead", "", func(c *Config) *bool { return &c.Completion.TypedAhead }),
 	boolean("completion.speculate", "", func(c *Config) *bool { return &c.Completion.Speculate }),
 	boolean("completion.lookAhead", "", func(c *Config) *bool { return &c.Completion.LookAhead }),
+	oneOf(str("completion.unsure", "", func(c *Config) *string { return &c.Completion.Unsure }), UnsureShow, UnsureTrim, UnsureBranch),
 	boolean("completion.startOnChange", "", func(c *Config) *bool { return &c.Completion.StartOnChange }),
 	duration("completion.warmAfterIdle", "", func(c *Config) *time.Duration { return &c.Completion.WarmAfterIdle }),
 	duration("completion.grace", "WISP_GRACE", func(c *Config) *time.Duration { return &c.Completion.Grace }),

@@ -59,6 +59,31 @@ type Request struct {
 	MaxTokens int `json:"maxTokens,omitempty"`
 	// Temperature for sampling; models default to 0.
 	Temperature float64 `json:"temperature,omitempty"`
+	// DoubtBelow, when positive, asks the model where it was unsure: a
+	// provider that can read token probabilities (the Responses
+	// WebSocket's logprobs) calls OnDoubt for each token it gave less
+	// than this probability, before the delta that holds the token. Other
+	// providers ignore both.
+	DoubtBelow float64 `json:"-"`
+	// OnDoubt hears the doubts DoubtBelow asks for. Like onDelta it runs
+	// on the provider's receive path: it must be quick and must not call
+	// back into the Model. Nil with DoubtBelow set asks for nothing.
+	OnDoubt func(Doubt) `json:"-"`
+}
+
+// Doubt is a place in a generation where the model was unsure of the
+// token it chose.
+type Doubt struct {
+	// At is the byte offset in the generation's text (its concatenated
+	// deltas) where the token starts.
+	At int
+	// Token is the text the model chose there, and Prob the probability
+	// it gave it.
+	Token string
+	Prob  float64
+	// Alternatives are the other tokens the model weighed there, likeliest
+	// first; may be empty.
+	Alternatives []string
 }
 
 // Snippet is one piece of extra context with where it came from.

@@ -72,13 +72,19 @@ type sink struct {
 	start   time.Time
 	ttft    time.Duration // 0 until the first non-empty delta
 	stopped bool          // a stop string ended the generation
+	// received counts the bytes of model text received, stop strings and
+	// held text included: where the next delta starts (doubts).
+	received   int
+	onDoubt    func(Doubt)
+	doubtBelow float64
 }
 
 func newSink(req Request, onDelta func(string)) *sink {
 	if onDelta == nil {
 		onDelta = func(string) {}
 	}
-	return &sink{onDelta: onDelta, stop: newStopper(req.Stop), start: time.Now()}
+	return &sink{onDelta: onDelta, stop: newStopper(req.Stop), start: time.Now(),
+		onDoubt: req.OnDoubt, doubtBelow: req.DoubtBelow}
 }
 
 // deliver passes one delta on; it reports true when a stop string ended
@@ -87,6 +93,7 @@ func (s *sink) deliver(delta string) bool {
 	if s.stopped {
 		return true
 	}
+	s.received += len(delta)
 	emit, stopped := s.stop.feed(delta)
 	s.emit(emit)
 	s.stopped = stopped
@@ -124,4 +131,4 @@ func (s *sink) partial(reason string) Result {
 
 // restart forgets held-back text before the request is sent again; only
 // valid while nothing has been emitted.
-func (s *sink) restart() { s.stop.held = ""; s.stopped = false }
+func (s *sink) restart() { s.stop.held = ""; s.stopped = false; s.received = 0 }

@@ -201,6 +201,10 @@ func (m *WSModel) create(req Request) wsCreate {
 	if create.MaxOutputTokens == 0 {
 		create.MaxOutputTokens = m.maxTokens
 	}
+	if req.DoubtBelow > 0 {
+		create.Include = []string{"message.output_text.logprobs"}
+		create.TopLogprobs = doubtAlternatives
+	}
 	return create
 }
 

@@ -64,6 +64,7 @@ func (c *wsConn) laneEvent(l *lane, ev *wsEvent) {
 	}
 	switch ev.Type {
 	case evDelta:
+		l.sink.doubts(ev.Delta, ev.Logprobs)
 		if l.sink.deliver(ev.Delta) {
 			l.end(l.sink.finish("stop", 0), nil)
 			c.sendCancel(l)

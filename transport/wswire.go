@@ -16,6 +16,8 @@ package transport
 //
 //	{"type":"response.create","model":M,"instructions":I,"input":TEXT,
 //	 "max_output_tokens":N,"stream_id":S,"store":false}
+//	   with Request.DoubtBelow, also
+//	   "include":["message.output_text.logprobs"],"top_logprobs":K
 //	{"type":"response.cancel","response_id":R,"stream_id":S}
 //
 // The Responses API takes no stop sequences, so Request.Stop is applied on
@@ -31,6 +33,8 @@ package transport
 //
 //	{"type":"response.created","stream_id":S,"response":{"id":R,"status":"in_progress"}}
 //	{"type":"response.output_text.delta","stream_id":S,"delta":TEXT}
+//	   with logprobs asked for, also "logprobs":[{"token":T,"logprob":L,
+//	   "top_logprobs":[{"token":T,"logprob":L},…]},…], one per token
 //	{"type":"response.output_text.done","stream_id":S,"text":TEXT}
 //	{"type":"response.completed","stream_id":S,"response":{"id":R,"status":"completed","usage":{"output_tokens":N}}}
 //	{"type":"response.incomplete","stream_id":S,"response":{"id":R,"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}}
@@ -101,6 +105,10 @@ type wsCreate struct {
 	// Generate false asks only to read the prompt into the cache
 	// (PromptWarmer); omitted otherwise.
 	Generate *bool `json:"generate,omitempty"`
+	// Include and TopLogprobs ask for each token's probability and its
+	// likeliest alternatives (Request.DoubtBelow); omitted otherwise.
+	Include     []string `json:"include,omitempty"`
+	TopLogprobs int      `json:"top_logprobs,omitempty"`
 }
 
 // wsCancel is the response.cancel frame.
@@ -112,12 +120,15 @@ type wsCancel struct {
 
 // wsEvent is any server event; fields a type doesn't use stay zero.
 type wsEvent struct {
-	Type     string      `json:"type"`
-	StreamID string      `json:"stream_id"`
-	Delta    string      `json:"delta"`
-	Status   int         `json:"status"`
-	Error    *wireError  `json:"error"`
-	Response *wsResponse `json:"response"`
+	Type     string `json:"type"`
+	StreamID string `json:"stream_id"`
+	Delta    string `json:"delta"`
+	// Logprobs, on a delta of a response created with the logprobs
+	// include, scores each token the delta holds.
+	Logprobs []tokenLogprob `json:"logprobs"`
+	Status   int            `json:"status"`
+	Error    *wireError     `json:"error"`
+	Response *wsResponse    `json:"response"`
 }
 
 // wsResponse is the response object carried by response.* events.

@@ -1,0 +1,76 @@
+package transport
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestWSDoubtsFromLogprobs: a request that asks for doubts sends the
+// logprobs include, and hears each token the model gave less than
+// DoubtBelow, at its offset in the text, with its alternatives, before
+// the delta that holds it; one that does not ask sends no include.
+func TestWSDoubtsFromLogprobs(t *testing.T) {
+	frames := make(chan wsClientMsg, 2)
+	ts := newTestWSServer(t, func(s *wsSession, _ int) {
+		for {
+			m, ok := s.next()
+			if !ok {
+				return
+			}
+			frames <- m
+			s.created(m.StreamID)
+			first := deltaEvent(m.StreamID, "x := ").(map[string]any)
+			first["logprobs"] = []any{
+				map[string]any{"token": "x", "logprob": -0.01, "top_logprobs": []any{}},
+				map[string]any{"token": " :=", "logprob": -0.02},
+				map[string]any{"token": " ", "logprob": -0.9, "top_logprobs": []any{
+					map[string]any{"token": " ", "logprob": -0.9}, map[string]any{"token": "\t", "logprob": -1.2}}},
+			}
+			s.send(first)
+			second := deltaEvent(m.StreamID, "true").(map[string]any)
+			second["logprobs"] = []any{map[string]any{"token": "true", "logprob": -1.1, "top_logprobs": []any{
+				map[string]any{"token": "true", "logprob": -1.1}, map[string]any{"token": "false", "logprob": -1.3}}}}
+			s.send(second)
+			s.completed(m.StreamID, "x := true", 4)
+		}
+	})
+	m := newTestWS(t, ts)
+
+	var mu sync.Mutex
+	var heard []Doubt
+	var text strings.Builder
+	req := Request{Prefix: "p", DoubtBelow: 0.5, OnDoubt: func(d Doubt) {
+		mu.Lock()
+		defer mu.Unlock()
+		if text.Len() > d.At {
+			t.Errorf("doubt at %d heard after its delta (text %q)", d.At, text.String())
+		}
+		heard = append(heard, d)
+	}}
+	if _, err := m.Generate(context.Background(), req, func(s string) { mu.Lock(); text.WriteString(s); mu.Unlock() }); err != nil {
+		t.Fatal(err)
+	}
+	if f := recv(t, frames); !reflect.DeepEqual(f.Body["include"], []any{"message.output_text.logprobs"}) || f.Body["top_logprobs"] != float64(doubtAlternatives) {
+		t.Errorf("response.create asks %v, top %v; want the logprobs include", f.Body["include"], f.Body["top_logprobs"])
+	}
+	mu.Lock()
+	for i := range heard {
+		heard[i].Prob = float64(int(heard[i].Prob*100)) / 100
+	}
+	want := []Doubt{{At: 4, Token: " ", Prob: 0.40, Alternatives: []string{"\t"}},
+		{At: 5, Token: "true", Prob: 0.33, Alternatives: []string{"false"}}}
+	if !reflect.DeepEqual(heard, want) {
+		t.Errorf("doubts %+v, want %+v", heard, want)
+	}
+	mu.Unlock()
+
+	if _, err := m.Generate(context.Background(), Request{Prefix: "q"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if f := recv(t, frames); f.Body["include"] != nil || f.Body["top_logprobs"] != nil {
+		t.Errorf("a request without doubts asks %v, %v", f.Body["include"], f.Body["top_logprobs"])
+	}
+}
