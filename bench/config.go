@@ -20,9 +20,15 @@ type setup struct {
 	// came before them.
 	Speculate bool `json:"speculate"`
 	LookAhead bool `json:"lookAhead"`
+	// Unsure is completion.unsure: "branch" or "trim"; empty runs
+	// "show", the behaviour before the model's doubts were read.
+	Unsure string `json:"unsure,omitempty"`
 	// Accuracy, when set, is the model server's --accuracy: the share of
 	// reply lines left true.
 	Accuracy float64 `json:"accuracy,omitempty"`
+	// Calibration, when not nil, replaces the run's --calibration for
+	// this row's model server.
+	Calibration *float64 `json:"calibration,omitempty"`
 	// WarmAfterIdle is completion.warmAfterIdle; 0 turns warm-ups off.
 	WarmAfterIdle time.Duration `json:"warmAfterIdle,omitempty"`
 	// Accept makes the user take a correct suggestion with one key (an
@@ -46,10 +52,16 @@ var setups = []setup{
 	{Name: "ws@0.8", Provider: "openai-ws", Streaming: true, Accuracy: 0.8},
 	{Name: "ws-speculate@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, Accuracy: 0.8},
 	{Name: "ws-speculate-lookahead@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Accuracy: 0.8},
+	{Name: "ws-all", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Unsure: "branch"},
+	{Name: "ws-all@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Unsure: "branch", Accuracy: 0.8},
+	{Name: "ws-trim@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Unsure: "trim", Accuracy: 0.8},
+	{Name: "ws-all@0.8,uncalibrated", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Unsure: "branch", Accuracy: 0.8, Calibration: new(0.0)},
 	{Name: "ws+accept", Provider: "openai-ws", Streaming: true, Accept: true},
 	{Name: "ws-speculate-lookahead+accept", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Accept: true},
 	{Name: "ws@0.8+accept", Provider: "openai-ws", Streaming: true, Accuracy: 0.8, Accept: true},
 	{Name: "ws-speculate-lookahead@0.8+accept", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Accuracy: 0.8, Accept: true},
+	{Name: "ws-all+accept", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Unsure: "branch", Accept: true},
+	{Name: "ws-all@0.8+accept", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Unsure: "branch", Accuracy: 0.8, Accept: true},
 }
 
 // flags are the `wisp serve` flags that point wisp at the model at addr:
@@ -70,8 +82,12 @@ func (s setup) options() map[string]any {
 	if s.NewConn {
 		model["newConnPerRequest"] = true
 	}
+	unsure := s.Unsure
+	if unsure == "" {
+		unsure = "show"
+	}
 	completion := map[string]any{"debounce": s.Debounce.String(), "speculate": s.Speculate, "lookAhead": s.LookAhead,
-		"warmAfterIdle": s.WarmAfterIdle.String()}
+		"warmAfterIdle": s.WarmAfterIdle.String(), "unsure": unsure}
 	if s.NoReuse {
 		completion["typedAhead"] = false
 	}

@@ -56,6 +56,8 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.Float64Var(&f.knobs.Rate, "rate", 1000, "the model's tokens per second")
 	fs.DurationVar(&f.knobs.Delay, "delay", 20*time.Millisecond, "one-way network delay to the model")
 	fs.Uint64Var(&f.knobs.Seed, "accuracy-seed", 1, "the model server's --seed: which reply lines the @0.8 configurations make wrong")
+	fs.Float64Var(&f.knobs.Calibration, "calibration", 0.7, "the model server's --calibration: the share of wrong lines its logprobs doubt")
+	fs.Float64Var(&f.knobs.FalseDoubts, "false-doubts", 0.1, "the model server's --false-doubts: the share of true lines with a doubted token")
 	fs.IntVar(&f.keysPerTrace, "keys", 30, "keystrokes per trace")
 	fs.IntVar(&f.bigLines, "big-lines", 5000, "lines of the large Go file among the traces (0: none)")
 	fs.IntVar(&f.scaleFiles, "scale-files", 200, "open files in the scale run (0: no scale run)")
@@ -131,7 +133,11 @@ func runAll(ctx context.Context, f flags, progress io.Writer) ([]result, []idleR
 			return nil, nil, err
 		}
 	}
-	traces, err := loadTraces(repo, f.keysPerTrace, f.bigLines)
+	goSrc, err := goSourceRoot(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	traces, err := loadTraces(repo, goSrc, f.keysPerTrace, f.bigLines)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -164,7 +170,7 @@ func runAll(ctx context.Context, f flags, progress io.Writer) ([]result, []idleR
 	}
 	if f.scaleFiles > 0 {
 		fmt.Fprintf(progress, "bench: scale run (%d files × %d lines)\n", f.scaleFiles, f.scaleLines)
-		r, err := e.scaleRun(ctx, repo, filepath.Join(tmp, "scale"), f.scaleFiles, f.scaleLines, f.scaleKeys, f.scaleKey)
+		r, err := e.scaleRun(ctx, goSrc, filepath.Join(tmp, "scale"), f.scaleFiles, f.scaleLines, f.scaleKeys, f.scaleKey)
 		if err != nil {
 			return nil, nil, fmt.Errorf("scale run: %w", err)
 		}

@@ -95,6 +95,9 @@ func (e env) run(ctx context.Context, s setup, traces []trace, workspace string,
 	res := result{Setup: s}
 	knobs := e.knobs
 	knobs.Accuracy = s.Accuracy
+	if s.Calibration != nil {
+		knobs.Calibration = *s.Calibration
+	}
 	ms, err := startModelServer(e.bin, workspace, e.home, knobs)
 	if err != nil {
 		return res, err
@@ -218,7 +221,7 @@ func (e env) fill(res *result, keys []keystroke, cpu time.Duration) {
 	}
 	res.AfterUse = summarize(after)
 	if res.Engine.Tokens > 0 {
-		res.WastedShare = float64(res.Engine.SpeculativeWastedTokens+res.Engine.LookAheadWastedTokens) / float64(res.Engine.Tokens)
+		res.WastedShare = float64(res.Engine.SpeculativeWastedTokens+res.Engine.LookAheadWastedTokens+res.Engine.BranchWastedTokens) / float64(res.Engine.Tokens)
 	}
 	n := float64(res.Keys)
 	written := 0
@@ -260,10 +263,11 @@ const missed = math.MaxFloat64
 func ms64(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // scaleRun opens count files of lines lines in one wisp and types keys
-// characters at scaleKey per key into the first. The files are written
-// to dir, which the model server indexes.
-func (e env) scaleRun(ctx context.Context, repo, dir string, count, lines, keys int, scaleKey time.Duration) (result, error) {
-	files, err := scaleFiles(repo, count, lines)
+// characters at scaleKey per key into the first, the files stitched from
+// the Go sources under goSrc. They are written to dir, which the model
+// server indexes.
+func (e env) scaleRun(ctx context.Context, goSrc, dir string, count, lines, keys int, scaleKey time.Duration) (result, error) {
+	files, err := scaleFiles(goSrc, count, lines)
 	if err != nil {
 		return result{}, err
 	}

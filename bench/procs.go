@@ -57,6 +57,12 @@ type modelKnobs struct {
 	Accuracy float64 `json:"accuracy,omitempty"`
 	// Seed chooses which lines Accuracy makes wrong.
 	Seed uint64 `json:"seed,omitempty"`
+	// Calibration is the share of wrong lines whose wrong token the
+	// model's logprobs doubt; FalseDoubts the share of true lines with a
+	// doubted token all the same. Only clients that ask for logprobs see
+	// either.
+	Calibration float64 `json:"calibration"`
+	FalseDoubts float64 `json:"falseDoubts"`
 	// UncachedPer1K turns on the prompt-cache model; 0 means off.
 	UncachedPer1K time.Duration `json:"uncachedPer1k,omitempty"`
 	// CacheTTL is how long the prompt-cache model keeps an unused prompt.
@@ -71,6 +77,8 @@ func startModelServer(bin, workspace, home string, k modelKnobs) (*modelServer, 
 	if k.Accuracy > 0 {
 		args = append(args, "--accuracy", strconv.FormatFloat(k.Accuracy, 'f', -1, 64), "--seed", strconv.FormatUint(k.Seed, 10))
 	}
+	args = append(args, "--calibration", strconv.FormatFloat(k.Calibration, 'f', -1, 64),
+		"--false-doubts", strconv.FormatFloat(k.FalseDoubts, 'f', -1, 64))
 	if k.UncachedPer1K > 0 {
 		args = append(args, "--uncached-ms-per-1k", strconv.FormatFloat(float64(k.UncachedPer1K)/float64(time.Millisecond), 'f', -1, 64))
 	}

@@ -8,12 +8,13 @@ import (
 
 // writeTable prints the results as a markdown table, then the notes.
 func writeTable(w io.Writer, rs []result) {
-	fmt.Fprintln(w, "| configuration | keys | shown in time | any ghost | first ghost p50/p95/p99 ms | complete p50/p95/p99 ms | overhead p50/p95/p99 ms | after use p50/p95 ms | model req /100 keys | speculative used/started | wasted tokens | typed-ahead+cache | tokens after cancel | CPU ms/key | RSS MB | initialize ms |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| configuration | keys | shown in time | any ghost | first ghost p50/p95/p99 ms | complete p50/p95/p99 ms | overhead p50/p95/p99 ms | after use p50/p95 ms | model req /100 keys | speculative used/started | branches used/started | wasted tokens | typed-ahead+cache | tokens after cancel | CPU ms/key | RSS MB | initialize ms |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
-		fmt.Fprintf(w, "| %s | %d | %.1f%% | %.1f%% | %s | %s | %s | %s | %.1f | %d+%d/%d | %.1f%% | %.1f%% | %.2f%% | %.2f | %.1f | %.1f |\n",
+		fmt.Fprintf(w, "| %s | %d | %.1f%% | %.1f%% | %s | %s | %s | %s | %.1f | %d+%d/%d | %d/%d | %.1f%% | %.1f%% | %.2f%% | %.2f | %.1f | %.1f |\n",
 			r.Setup.Name, r.Keys, 100*r.ShownInTime, 100*r.ShownAny, triple(r.FirstGhost), triple(r.Complete), triple(r.Overhead),
-			afterUse(r), r.RequestsPer100, r.Engine.SpeculativeUsed, r.Engine.LookAheadUsed, r.Engine.Speculative, 100*r.WastedShare,
+			afterUse(r), r.RequestsPer100, r.Engine.SpeculativeUsed, r.Engine.LookAheadUsed, r.Engine.Speculative,
+			r.Engine.BranchesUsed, r.Engine.Branches, 100*r.WastedShare,
 			100*r.ReuseShare, 100*r.AfterCancelShare, r.CPUPerKeyMs, r.RSSMB, r.InitMs)
 	}
 	for _, r := range rs {
@@ -150,6 +151,16 @@ func judge(rs []result) []target {
 		gain := 100 * (bothWrong.ShownInTime - offWrong.ShownInTime)
 		add("speculation and look-ahead at accuracy 0.8: ≥ +10 points shown in time over off", gain >= 10,
 			"%.1f%% vs %.1f%% (%+.1f points); wasted %.1f%%", 100*bothWrong.ShownInTime, 100*offWrong.ShownInTime, gain, 100*bothWrong.WastedShare)
+	}
+	all, allWrong := find(rs, "ws-all"), find(rs, "ws-all@0.8")
+	if all != nil {
+		add("speculation, look-ahead and branching at doubts: shown in time ≥ 92% (perfect model)", all.ShownInTime >= 0.92, "%.1f%%", 100*all.ShownInTime)
+		add("speculation, look-ahead and branching at doubts: wasted tokens ≤ 35% of generated", all.WastedShare <= 0.35, "%.1f%% (perfect model)", 100*all.WastedShare)
+	}
+	if allWrong != nil && offWrong != nil {
+		gain := 100 * (allWrong.ShownInTime - offWrong.ShownInTime)
+		add("speculation, look-ahead and branching at doubts, accuracy 0.8: ≥ +10 points shown in time over off", gain >= 10,
+			"%.1f%% vs %.1f%% (%+.1f points); wasted %.1f%%", 100*allWrong.ShownInTime, 100*offWrong.ShownInTime, gain, 100*allWrong.WastedShare)
 	}
 	for _, r := range rs {
 		if strings.HasPrefix(r.Setup.Name, "scale") {

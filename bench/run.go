@@ -64,6 +64,9 @@ type engineStats struct {
 	LookAheadUsed           int64 `json:"lookAheadUsed"`
 	LookAheadWastedTokens   int64 `json:"lookAheadWastedTokens"`
 	Warmups                 int64 `json:"warmups"`
+	Branches                int64 `json:"branches"`
+	BranchesUsed            int64 `json:"branchesUsed"`
+	BranchWastedTokens      int64 `json:"branchWastedTokens"`
 }
 
 // session is one wisp process driven by one client.

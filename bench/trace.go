@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -28,17 +30,33 @@ type trace struct {
 // remainder is what the user will go on to type after n bytes of Typed.
 func (t trace) remainder(n int) string { return t.Full[t.Cut+n:] }
 
-// traceFiles are the repository's own Go sources the default run types
-// into, chosen for variety (coordinates, engine, transport, handlers).
-var traceFiles = []string{"text/text.go", "completion/engine.go", "transport/ws.go", "lsp/inline.go"}
+// traceFiles are the Go standard library sources (under GOROOT/src) the
+// default run types into, chosen for variety (a scanner, a parser, a
+// protocol's details, a data structure). They are Go's, not wisp's, so
+// that the traces stay the same while wisp's own code changes.
+var traceFiles = []string{"bufio/scan.go", "net/http/cookie.go", "encoding/csv/reader.go", "container/list/list.go"}
+
+// bigSource is the package (under GOROOT/src) the large Go file is
+// stitched from.
+const bigSource = "net/http"
+
+// goSourceRoot returns GOROOT/src of the go command on PATH.
+func goSourceRoot(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %w", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src"), nil
+}
 
 // sampleFiles are the non-Go samples in bench/testdata.
 var sampleFiles = map[string]string{"lru.py": "python", "emitter.ts": "typescript", "ring.rs": "rust"}
 
-// loadTraces builds the traces: the repo files, the samples, and one
-// 5,000-line Go file (big) stitched from the repo's sources. Each types
-// keys characters from a line about 60% of the way through.
-func loadTraces(repo string, keys int, bigLines int) ([]trace, error) {
+// loadTraces builds the traces: the standard library files under
+// goSrc, the samples in repo's bench/testdata, and one 5,000-line Go
+// file (big) stitched from goSrc's bigSource. Each types keys characters
+// from a line about 60% of the way through.
+func loadTraces(repo, goSrc string, keys int, bigLines int) ([]trace, error) {
 	var out []trace
 	add := func(name, path, lang, full string) {
 		cut := cutPoint(full, 0.6)
@@ -46,7 +64,7 @@ func loadTraces(repo string, keys int, bigLines int) ([]trace, error) {
 		out = append(out, trace{Name: name, Path: path, Lang: lang, Full: full, Cut: cut, Typed: full[cut : cut+n], Keys: utf8.RuneCountInString(full[cut : cut+n])})
 	}
 	for _, rel := range traceFiles {
-		b, err := os.ReadFile(filepath.Join(repo, rel))
+		b, err := os.ReadFile(filepath.Join(goSrc, rel))
 		if err != nil {
 			return nil, fmt.Errorf("read trace source: %w", err)
 		}
@@ -65,7 +83,7 @@ func loadTraces(repo string, keys int, bigLines int) ([]trace, error) {
 		add(n, n, sampleFiles[n], string(b))
 	}
 	if bigLines > 0 {
-		big, err := stitchGo(repo, "big", bigLines, 0)
+		big, err := stitchGo(filepath.Join(goSrc, bigSource), "big", bigLines, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +127,8 @@ var (
 	importBlock   = regexp.MustCompile(`(?ms)^import \([^)]*\)\n|^import "[^"]*"\n`)
 )
 
-// goSources lists the repository's non-test Go files, sorted.
+// goSources lists the non-test Go files under root, sorted, leaving out
+// hidden folders, testdata and bench.
 func goSources(repo string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(repo, func(path string, d os.DirEntry, err error) error {
@@ -135,7 +154,7 @@ func goSources(repo string) ([]string, error) {
 }
 
 // stitchGo builds a realistic Go file of about lines lines by
-// concatenating the repository's sources, starting at the skip-th, with
+// concatenating the Go sources under root, starting at the skip-th, with
 // their package clauses and imports removed, under package pkg.
 func stitchGo(repo, pkg string, lines, skip int) (string, error) {
 	files, err := goSources(repo)
@@ -165,11 +184,12 @@ func stitchGo(repo, pkg string, lines, skip int) (string, error) {
 	return b.String(), nil
 }
 
-// scaleFiles builds count Go files of lines lines each, for the scale run.
-func scaleFiles(repo string, count, lines int) ([]string, error) {
+// scaleFiles builds count Go files of lines lines each, for the scale
+// run, stitched from the Go sources under root.
+func scaleFiles(root string, count, lines int) ([]string, error) {
 	out := make([]string, count)
 	for i := range out {
-		s, err := stitchGo(repo, fmt.Sprintf("scale%03d", i), lines, i*3)
+		s, err := stitchGo(root, fmt.Sprintf("scale%03d", i), lines, i*3)
 		if err != nil {
 			return nil, err
 		}

@@ -397,7 +397,7 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 	if q.Workspace == nil {
 		q.Workspace = e.opts.Workspace
 	}
-	b := BuildRequest(q, e.opts.Config.Budget, e.opts.MaxTokens, e.opts.Config.LookAhead)
+	b := BuildRequest(q, e.opts.Config, e.opts.MaxTokens)
 	req := b.Request
 	genCtx, cancel := context.WithCancel(context.Background())
 	g := &generation{uri: q.URI, anchor: q.Cursor, doc: q.Text, tree: q.Tree, plan: b.Plan, cancel: cancel,
@@ -416,8 +416,7 @@ func (e *Engine) prepare(q Query) (*generation, func()) {
 func (e *Engine) run(ctx context.Context, g *generation) {
 	defer e.wg.Done()
 	req := g.req
-	if e.opts.Config.Unsure == config.UnsureTrim || e.opts.Config.Unsure == config.UnsureBranch {
-		req.DoubtBelow = doubtBelow
+	if req.DoubtBelow > 0 {
 		req.OnDoubt = func(d transport.Doubt) {
 			e.mu.Lock()
 			defer e.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wisp-lsp/wisp/completion/gather"
 	"github.com/wisp-lsp/wisp/completion/shape"
+	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/lang"
 	"github.com/wisp-lsp/wisp/transport"
 )
@@ -24,26 +25,31 @@ type Built struct {
 	Request transport.Request `json:"request"`
 }
 
-// BuildRequest builds the model request for a completion at q.Cursor:
-// the context within budget tokens (0: gather.DefaultBudget), the plan,
-// its stop sequences and the output bound (maxTokens, or by plan when 0);
-// with lookAhead, a one-line plan at a line's end keeps streaming past the
-// line break (see liftLineStop).
+// BuildRequest builds the model request for a completion at q.Cursor, as
+// cfg sets it: the context within cfg.Budget tokens (0:
+// gather.DefaultBudget), the plan, its stop sequences and the output
+// bound (maxTokens, or by plan when 0); with cfg.LookAhead, a one-line
+// plan at a line's end keeps streaming past the line break (see
+// liftLineStop); with cfg.Unsure "trim" or "branch", the model is asked
+// where it doubted its tokens (see unsure.go).
 // It is the only place a completion request is built: the engine, `wisp
 // complete` and `wisp context` all go through it. q.Tree, when set, must
 // be safe to read on the calling goroutine; q.Partial and q.Budget are
 // not used.
-func BuildRequest(q Query, budget, maxTokens int, lookAhead bool) Built {
+func BuildRequest(q Query, cfg config.Completion, maxTokens int) Built {
 	plan := shape.Decide(q.Text, q.Tree, q.Cursor)
 	c := gather.Gather(gather.Input{
 		Buffer: gather.Buffer{Path: q.Path, LanguageID: q.LanguageID, Text: q.Text, Tree: q.Tree},
-		Cursor: q.Cursor, Others: q.Others, History: q.History, Budget: budget, Workspace: q.Workspace,
+		Cursor: q.Cursor, Others: q.Others, History: q.History, Budget: cfg.Budget, Workspace: q.Workspace,
 	})
 	req := c.Request(q.Path, languageOf(q))
 	req.Stop = append(req.Stop, plan.Stop...)
 	req.MaxTokens = maxTokensFor(plan, maxTokens)
-	if lookAhead {
+	if cfg.LookAhead {
 		liftLineStop(&req, plan, q.Text, q.Cursor)
+	}
+	if cfg.Unsure == config.UnsureTrim || cfg.Unsure == config.UnsureBranch {
+		req.DoubtBelow = doubtBelow
 	}
 	return Built{Context: c, Plan: plan, Request: req}
 }

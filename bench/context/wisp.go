@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
 	"github.com/wisp-lsp/wisp/transport"
@@ -54,7 +55,7 @@ func wispContext(ws project, rel, doc, original string, cursor, budget int) sent
 	if ws.Index != nil {
 		q.Workspace = ws.Index
 	}
-	b := completion.BuildRequest(q, budget, 0, true)
+	b := completion.BuildRequest(q, config.Completion{Budget: budget, LookAhead: true}, 0)
 	_, input := transport.RenderChat(b.Request)
 	// Paths are shown from the tree's root: the folders above it (the
 	// module cache's, say) would otherwise lend the prompt words that

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wisp-lsp/wisp/completion"
+	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/edits"
 	"github.com/wisp-lsp/wisp/syntax"
 	"github.com/wisp-lsp/wisp/text"
@@ -167,6 +168,9 @@ func runComplete(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	// one `wisp context` prints (the answer shows one line either way).
 	cc := cfg.Completion
 	cc.Speculate, cc.WarmAfterIdle = false, 0
+	if cc.Unsure == config.UnsureBranch {
+		cc.Unsure = config.UnsureTrim // the same request, no runner-up asked for
+	}
 	engine := completion.NewEngine(completion.Options{Model: model, Config: cc, Workspace: ix})
 	defer engine.Close()
 	sugg, err := engine.Suggest(ctx, f.query())
@@ -261,7 +265,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	out := contextResult{File: f.name, Provider: cfg.Model.Provider, Index: report}
 	q := f.query()
 	q.Workspace = ix
-	out.Built = completion.BuildRequest(q, cfg.Completion.Budget, 0, cfg.Completion.LookAhead)
+	out.Built = completion.BuildRequest(q, cfg.Completion, 0)
 	out.Context = out.Context.Shown()
 	if out.Wire, err = provider.Wire(cfg.Model, out.Request); err != nil {
 		fmt.Fprintln(stderr, "wisp context:", err)

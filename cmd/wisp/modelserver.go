@@ -32,7 +32,10 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	uncached := fs.Float64("uncached-ms-per-1k", 0, "prompt-cache model: milliseconds of prefill per 1,000 prompt tokens that are not a prefix of a recent prompt (0: off)")
 	cacheTTL := fs.Duration("cache-ttl", 0, "prompt-cache model: forget a prompt this long after it was last used (0: never)")
 	accuracy := fs.Float64("accuracy", 1, "share of reply lines left true; the rest diverge plausibly (seeded by --seed)")
-	seed := fs.Uint64("seed", 1, "seed for which lines --accuracy makes wrong")
+	seed := fs.Uint64("seed", 1, "seed for which lines --accuracy makes wrong and which show doubts")
+	calibration := fs.Float64("calibration", 0, "share of wrong lines whose wrongness shows in the logprobs a response.create asks for\n"+
+		"(a doubted token, the true one runner-up)")
+	falseDoubts := fs.Float64("false-doubts", 0, "share of true lines (of two words or more) whose logprobs show a doubt all the same")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -40,8 +43,13 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "wisp model-server: --accuracy must be in (0, 1] and --uncached-ms-per-1k not negative")
 		return 2
 	}
+	if *calibration < 0 || *calibration > 1 || *falseDoubts < 0 || *falseDoubts > 1 {
+		fmt.Fprintln(stderr, "wisp model-server: --calibration and --false-doubts must be in [0, 1]")
+		return 2
+	}
 	opts := modelserver.Options{TTFT: *ttft, Rate: *rate, Delay: *delay, MaxConnAge: *maxAge, Strict: *strict,
-		UncachedPer1K: time.Duration(*uncached * float64(time.Millisecond)), CacheTTL: *cacheTTL, Accuracy: *accuracy, Seed: *seed}
+		UncachedPer1K: time.Duration(*uncached * float64(time.Millisecond)), CacheTTL: *cacheTTL,
+		Accuracy: *accuracy, Seed: *seed, Calibration: *calibration, FalseDoubts: *falseDoubts}
 	var err error
 	if opts.Fault, err = modelserver.ParseFault(*fault); err != nil {
 		fmt.Fprintln(stderr, "wisp model-server:", err)

@@ -23,24 +23,8 @@ func TestModelServerNextEditOracle(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "calc.go"), []byte("package calc\n\nvar sum = 0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	out, w := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		done <- runModelServer(ctx, []string{"--listen", "127.0.0.1:0", "--workspace", dir}, w, io.Discard)
-		w.Close()
-	}()
-	defer func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("model-server exited %d", code)
-		}
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, out)
+	ctx := context.Background()
+	line := runModelServerInProcess(t, "--listen", "127.0.0.1:0", "--workspace", dir)
 	i := strings.Index(line, "ws://")
 	if i < 0 {
 		t.Fatalf("no address in %q", line)
@@ -61,4 +45,30 @@ func TestModelServerNextEditOracle(t *testing.T) {
 	if res.Text != "```\nvar sum = 0\n```\n" {
 		t.Fatalf("the oracle answered %q", res.Text)
 	}
+}
+
+// runModelServerInProcess runs the model-server command in this process
+// with args until the test ends (then checks it exited 0) and returns the
+// first line it printed, the one that names its addresses.
+func runModelServerInProcess(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, w := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- runModelServer(ctx, args, w, io.Discard)
+		w.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("model-server exited %d", code)
+		}
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, out)
+	return line
 }

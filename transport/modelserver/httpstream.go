@@ -147,12 +147,13 @@ func (o *httpOut) writeData(data []byte) error {
 	return nil
 }
 
-// token sends a token, or for a whole reply does nothing: run keeps the text.
-func (o *httpOut) token(tok string) error {
+// token sends a token, or for a whole reply does nothing: run keeps the
+// text. The HTTP wires carry no scores.
+func (o *httpOut) token(tok Scored) error {
 	if !o.stream {
 		return nil
 	}
-	return o.writeFrame(o.shape.frame(tok))
+	return o.writeFrame(o.shape.frame(tok.Token))
 }
 
 // malformed sends a frame that is not valid JSON.

@@ -58,8 +58,17 @@ type Options struct {
 	// plausibly (see InaccurateBackend), chosen by Seed. 0 means 1: every
 	// line is true.
 	Accuracy float64
-	// Seed seeds which lines Accuracy makes wrong.
+	// Seed seeds which lines Accuracy makes wrong, and which show doubts.
 	Seed uint64
+	// Calibration is the share of wrong lines whose wrongness shows in
+	// the token scores a response.create can ask for (logprobs): a doubted
+	// token with the true one as runner-up (see
+	// InaccurateBackend.GenerateScored). It matters only with Accuracy
+	// below 1.
+	Calibration float64
+	// FalseDoubts is the share of true lines (of two words or more) whose
+	// scores show a doubt all the same. It applies whatever Accuracy is.
+	FalseDoubts float64
 	// Fault is the misbehaviour to inject, if any.
 	Fault Fault
 	// Clock paces everything; nil means the wall clock.
@@ -114,8 +123,12 @@ func New(opts Options) *Server {
 		}
 		s.backend = ScriptBackend{Script: opts.Script, Fallback: fallback}
 	}
-	if opts.Accuracy > 0 && opts.Accuracy < 1 {
-		s.backend = InaccurateBackend{Backend: s.backend, Accuracy: opts.Accuracy, Seed: opts.Seed}
+	if accuracy := opts.Accuracy; (accuracy > 0 && accuracy < 1) || opts.FalseDoubts > 0 {
+		if accuracy <= 0 || accuracy > 1 {
+			accuracy = 1
+		}
+		s.backend = InaccurateBackend{Backend: s.backend, Accuracy: accuracy, Seed: opts.Seed,
+			Calibration: opts.Calibration, FalseDoubts: opts.FalseDoubts}
 	}
 	if s.clock == nil {
 		s.clock = realClock{}

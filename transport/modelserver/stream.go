@@ -33,12 +33,17 @@ type generation struct {
 	// a cancel the server honours: set a moment before its context ends,
 	// so no token goes out in between.
 	stopping func() bool
+	// scored asks for each token's score (the Responses API's logprobs):
+	// from the backend if it is a ScoredBackend, else certain. Unscored
+	// tokens carry no Top.
+	scored bool
 }
 
 // sink is how a wire sends a generation's frames.
 type sink struct {
-	// token sends one token.
-	token func(tok string) error
+	// token sends one token; its score is set only if the generation
+	// asked for scores.
+	token func(tok Scored) error
 	// malformed sends a frame that is not valid JSON.
 	malformed func() error
 }
@@ -76,7 +81,8 @@ func (s *Server) interval() time.Duration {
 // run pulls tokens from the backend and hands them to out, paced by the
 // knobs, until the reply ends, ctx is done, MaxTokens is reached or a fault
 // fires. A stall fault blocks until ctx is done. Tokens the backend offers
-// after the client cancelled are counted, never sent.
+// after the client cancelled are counted, never sent. Scored or not, the
+// tokens take the same path.
 func (s *Server) run(ctx context.Context, g *generation, out sink) outcome {
 	var (
 		text   strings.Builder
@@ -87,7 +93,7 @@ func (s *Server) run(ctx context.Context, g *generation, out sink) outcome {
 		start  = g.arrival.Add(g.ttft + s.opts.Delay)
 	)
 	midFault := g.fault == FaultDrop || g.fault == FaultStall
-	err := s.backend.Generate(ctx, g.q, func(tok string) bool {
+	err := generateScored(ctx, s.backend, g.q, g.scored, func(tok Scored) bool {
 		if g.cancelled() {
 			s.counts.tokensAfterCancel.Add(1)
 		}
@@ -112,7 +118,7 @@ func (s *Server) run(ctx context.Context, g *generation, out sink) outcome {
 			end = endGone
 			return false
 		}
-		text.WriteString(tok)
+		text.WriteString(tok.Token)
 		n++
 		s.counts.tokens.Add(1)
 		if g.fault == FaultMalformed && !fired && n >= g.after {

@@ -210,6 +210,15 @@ func (c *wsConn) create(req wsRequest, arrival time.Time) {
 	if req.Instructions != "" {
 		system = req.Instructions
 	}
+	if k := req.TopLogprobs; k < 0 || k > maxTopLogprobs {
+		code := "integer_above_max_value"
+		if k < 0 {
+			code = "integer_below_min_value"
+		}
+		c.write(badRequest(req.StreamID, code, fmt.Sprintf(
+			"invalid 'top_logprobs': expected a value from 0 to %d, but got %d", maxTopLogprobs, k)))
+		return
+	}
 	if req.StreamID != "" && !c.s.opts.Strict {
 		c.cancelLane("", req.StreamID)
 	}
@@ -232,7 +241,8 @@ func (c *wsConn) create(req wsRequest, arrival time.Time) {
 	}
 	g := c.s.newGeneration(q, arrival, l.cancelled.Load)
 	g.stopping = func() bool { return l.cancelled.Load() && !l.ignored.Load() }
-	go c.runLane(ctx, l, g, req.Model)
+	g.scored = req.scored()
+	go c.runLane(ctx, l, g, req.Model, req.TopLogprobs)
 }
 
 // cancelLane cancels the running response with the given id, or on the

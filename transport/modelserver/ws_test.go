@@ -72,9 +72,15 @@ func TestWSMaxOutputTokensIsIncomplete(t *testing.T) {
 // cancelAfter starts an endless generation, cancels it after n deltas and
 // reads to the lane's end.
 func cancelAfter(t *testing.T, b Backend, n int) Stats {
+	return cancelAfterCreate(t, b, n, create("s", "x", ""))
+}
+
+// cancelAfterCreate is cancelAfter with the given response.create, on
+// stream "s".
+func cancelAfterCreate(t *testing.T, b Backend, n int, req map[string]any) Stats {
 	s, base := start(t, Options{Backend: b})
 	c := dial(t, base)
-	send(t, c, create("s", "x", ""))
+	send(t, c, req)
 	created := readEvent(t, c)
 	id := created.response().str("id")
 	for range n {

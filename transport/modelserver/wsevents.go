@@ -1,8 +1,32 @@
 package modelserver
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
-// The Responses API WebSocket events, as they travel.
+// The Responses API WebSocket events, as they travel (transport/wswire.go
+// has the whole wire as wisp speaks it). Beyond the basic fields, a
+// response.create may carry
+//
+//	"include":["message.output_text.logprobs"]   score every token
+//	"top_logprobs":K                               0–20 alternatives per token
+//
+// and then every response.output_text.delta carries, one entry per token
+// of the delta, in order, their tokens spelling the delta exactly:
+//
+//	"logprobs":[{"token":T,"logprob":L,"top_logprobs":[{"token":T2,"logprob":L2},…]},…]
+//
+// with at most K alternatives, likeliest first (the chosen token among them
+// when it is in the top K). A top_logprobs outside 0–20 is refused with an
+// error event, include or not; without the include, deltas carry no
+// logprobs field. The server sends one token per delta.
+
+// logprobsInclude is the include value that asks for token scores.
+const logprobsInclude = "message.output_text.logprobs"
+
+// maxTopLogprobs bounds top_logprobs, as the Responses API does.
+const maxTopLogprobs = 20
 
 // wsRequest is a client event: response.create or response.cancel.
 type wsRequest struct {
@@ -12,9 +36,18 @@ type wsRequest struct {
 	Input           json.RawMessage `json:"input"`
 	MaxOutputTokens int             `json:"max_output_tokens"`
 	// Generate false asks only to read the prompt into the cache.
-	Generate   *bool  `json:"generate"`
-	StreamID   string `json:"stream_id"`
-	ResponseID string `json:"response_id"`
+	Generate *bool `json:"generate"`
+	// Include may hold logprobsInclude; other values are ignored.
+	Include []string `json:"include"`
+	// TopLogprobs is how many alternatives each token's score lists.
+	TopLogprobs int    `json:"top_logprobs"`
+	StreamID    string `json:"stream_id"`
+	ResponseID  string `json:"response_id"`
+}
+
+// scored reports whether the request asks for token scores.
+func (r wsRequest) scored() bool {
+	return slices.Contains(r.Include, logprobsInclude)
 }
 
 // textEvent is response.output_text.delta (Delta set) or
@@ -28,6 +61,31 @@ type textEvent struct {
 	ContentIndex int    `json:"content_index"`
 	Delta        string `json:"delta,omitempty"`
 	Text         string `json:"text,omitempty"`
+	// Logprobs scores the tokens of Delta, when the create asked.
+	Logprobs []tokenLogprob `json:"logprobs,omitempty"`
+}
+
+// tokenLogprob is one token's entry in a delta's logprobs.
+type tokenLogprob struct {
+	Token   string  `json:"token"`
+	Logprob float64 `json:"logprob"`
+	// TopLogprobs is never nil, so it is sent as [] when empty.
+	TopLogprobs []topLogprob `json:"top_logprobs"`
+}
+
+// topLogprob is one alternative in a tokenLogprob.
+type topLogprob struct {
+	Token   string  `json:"token"`
+	Logprob float64 `json:"logprob"`
+}
+
+// logprobsOf is the logprobs entry of tok, with at most k alternatives.
+func logprobsOf(tok Scored, k int) tokenLogprob {
+	top := make([]topLogprob, 0, min(k, len(tok.Top)))
+	for _, a := range tok.Top[:min(k, len(tok.Top))] {
+		top = append(top, topLogprob{Token: a.Token, Logprob: a.Logprob})
+	}
+	return tokenLogprob{Token: tok.Token, Logprob: tok.Logprob, TopLogprobs: top}
 }
 
 // responseEvent is response.created and the terminal events.

@@ -15,7 +15,9 @@ func (s *Server) newID(prefix string) string {
 const malformedEvent = `{"type":"response.output_text.delta","delta":"`
 
 // runLane streams one response and sends its terminal event.
-func (c *wsConn) runLane(ctx context.Context, l *lane, g *generation, model string) {
+// topK is how many alternatives each token's logprobs list, when g is
+// scored.
+func (c *wsConn) runLane(ctx context.Context, l *lane, g *generation, model string, topK int) {
 	defer func() {
 		l.cancel()
 		c.release(l)
@@ -39,9 +41,13 @@ func (c *wsConn) runLane(ctx context.Context, l *lane, g *generation, model stri
 	}
 	itemID := c.s.newID("msg")
 	o := c.s.run(ctx, g, sink{
-		token: func(tok string) error {
-			return c.write(textEvent{Type: "response.output_text.delta", StreamID: l.streamID,
-				ResponseID: l.id, ItemID: itemID, Delta: tok})
+		token: func(tok Scored) error {
+			ev := textEvent{Type: "response.output_text.delta", StreamID: l.streamID,
+				ResponseID: l.id, ItemID: itemID, Delta: tok.Token}
+			if g.scored {
+				ev.Logprobs = []tokenLogprob{logprobsOf(tok, topK)}
+			}
+			return c.write(ev)
 		},
 		malformed: func() error { return c.writeRaw([]byte(malformedEvent)) },
 	})
