@@ -289,8 +289,11 @@ func (s *session) settle(ctx context.Context, uri string, v int, sent time.Time,
 	if err != nil {
 		return k, err
 	}
-	k.Fresh = st.ModelRequests > prev.ModelRequests
-	k.Asked = st.ModelRequests-st.Speculative > prev.ModelRequests-prev.Speculative
+	// A branch starts when its doubt arrives, not at a key, and serves
+	// only once typing takes it: neither a fresh generation nor one the
+	// key asked for.
+	k.Fresh = st.ModelRequests-st.Branches > prev.ModelRequests-prev.Branches
+	k.Asked = st.ModelRequests-st.Speculative-st.Branches > prev.ModelRequests-prev.Speculative-prev.Branches
 	if verbose {
 		fmt.Fprintf(os.Stderr, "v%-4d next %-12.12q shown %-24.24q correct %-5v first %-8s asked %v\n",
 			v, next, k.Shown, k.Correct, k.FirstGhost.Round(time.Millisecond/10), k.Asked)
