@@ -80,5 +80,10 @@ func maxTokensFor(plan shape.Plan, configured int) int {
 	case plan.Multiline:
 		return 256
 	}
-	return 64
+	return lineTokens
 }
+
+// lineTokens bounds a one-line generation, and a branch (unsure.go): a
+// runner-up is taken for the rest of its line far more often than for a
+// whole block, and a branch nobody takes costs its tokens.
+const lineTokens = 64

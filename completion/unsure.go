@@ -83,8 +83,9 @@ func (g *generation) trimLocked(full string, typed int) string {
 // configured, g is the document's live generation with no branch, and a
 // doubt with a runner-up lies ahead of the typing (typed has not passed
 // the part both agree on). The branch asks the model for the text after
-// g's text up to the doubt and the runner-up, and serves it from g's
-// anchor; it is g's alone (killLocked stops it with g).
+// g's text up to the doubt and the runner-up, at most a line's worth of
+// tokens, and serves it from g's anchor; it is g's alone (killLocked
+// stops it with g).
 func (e *Engine) branchLocked(g *generation) {
 	if e.opts.Config.Unsure != config.UnsureBranch || e.closed || g.dead || g.branch != nil || e.gens[g.uri] != g {
 		return
@@ -102,6 +103,7 @@ func (e *Engine) branchLocked(g *generation) {
 	seed := g.raw.String()[:d.at] + d.alt
 	req := g.req
 	req.Prefix += seed
+	req.MaxTokens = min(req.MaxTokens, lineTokens)
 	ctx, cancel := context.WithCancel(context.Background())
 	br := &generation{uri: g.uri, anchor: g.anchor, doc: g.doc, plan: g.plan, cancel: cancel,
 		start: time.Now(), req: req, speculative: true, fork: true, streamAt: len(seed),
