@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"net/http"
 	"reflect"
 	"strings"
 	"sync"
@@ -72,5 +73,36 @@ func TestWSDoubtsFromLogprobs(t *testing.T) {
 	}
 	if f := recv(t, frames); f.Body["include"] != nil || f.Body["top_logprobs"] != nil {
 		t.Errorf("a request without doubts asks %v, %v", f.Body["include"], f.Body["top_logprobs"])
+	}
+}
+
+// TestSSEChatDoubtsFromLogprobs: a chat request that asks for doubts sends
+// logprobs and top_logprobs, and hears the doubted tokens of the chunks'
+// logprobs.content at their offsets.
+func TestSSEChatDoubtsFromLogprobs(t *testing.T) {
+	ts := newTestHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		sse(w, `{"choices":[{"index":0,"delta":{"content":"x := "},"logprobs":{"content":[`+
+			`{"token":"x","logprob":-0.01,"top_logprobs":[]},{"token":" := ","logprob":-0.02,"top_logprobs":[]}]}}]}`,
+			`{"choices":[{"index":0,"delta":{"content":"true"},"logprobs":{"content":[`+
+				`{"token":"true","logprob":-1.1,"top_logprobs":[{"token":"true","logprob":-1.1},{"token":"false","logprob":-1.3}]}]}}]}`,
+			"[DONE]")
+	})
+	m := newTestSSE(t, ts, SSEConfig{Model: "m1"})
+	var heard []Doubt
+	req := Request{Prefix: "p", DoubtBelow: 0.5, OnDoubt: func(d Doubt) { heard = append(heard, d) }}
+	if _, err := m.Generate(context.Background(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	if r := recv(t, ts.requests); r.Body["logprobs"] != true || r.Body["top_logprobs"] != float64(doubtAlternatives) {
+		t.Errorf("request asks logprobs %v, top %v", r.Body["logprobs"], r.Body["top_logprobs"])
+	}
+	if len(heard) != 1 || heard[0].At != 5 || heard[0].Token != "true" || !reflect.DeepEqual(heard[0].Alternatives, []string{"false"}) {
+		t.Errorf("doubts %+v, want \"true\" at 5 with \"false\" the runner-up", heard)
+	}
+	if _, err := m.Generate(context.Background(), Request{Prefix: "q"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if r := recv(t, ts.requests); r.Body["logprobs"] != nil || r.Body["top_logprobs"] != nil {
+		t.Errorf("a request without doubts asks logprobs %v, top %v", r.Body["logprobs"], r.Body["top_logprobs"])
 	}
 }

@@ -112,9 +112,10 @@ const (
 // event is what a dialect's parser makes of one streamed event.
 type event struct {
 	text   string
-	finish string // provider's finish reason, when the event carries one
-	tokens int    // output tokens, when reported
-	done   bool   // the stream is complete
+	probs  []tokenLogprob // the scores of text's tokens, when asked for and sent
+	finish string         // provider's finish reason, when the event carries one
+	tokens int            // output tokens, when reported
+	done   bool           // the stream is complete
 }
 
 // stream POSTs body and relays the streamed events through s. Cancelling
@@ -175,6 +176,7 @@ func (h *httpClient) stream(ctx context.Context, body any, f framing, parse func
 				return s.partial("error"), perr
 			}
 			finish, tokens = cmp.Or(ev.finish, finish), max(ev.tokens, tokens)
+			s.doubts(ev.text, ev.probs)
 			if s.deliver(ev.text) {
 				return s.finish("stop", tokens), nil // the deferred Close ends the stream at the server
 			}

@@ -108,6 +108,10 @@ type chatBody struct {
 	MaxTokens   int           `json:"max_tokens,omitempty"`
 	Stop        []string      `json:"stop,omitempty"`
 	Temperature float64       `json:"temperature"`
+	// Logprobs and TopLogprobs ask for each token's probability and its
+	// likeliest alternatives (Request.DoubtBelow); omitted otherwise.
+	Logprobs    bool `json:"logprobs,omitempty"`
+	TopLogprobs int  `json:"top_logprobs,omitempty"`
 }
 
 type completionBody struct {
@@ -135,9 +139,13 @@ func (m *SSEModel) wire(req Request) (any, error) {
 	var body any
 	if m.chat {
 		instructions, input := RenderChat(req)
-		body = chatBody{Model: m.model, Stream: true, MaxTokens: maxTokens, Stop: wireStops(req.Stop),
+		chat := chatBody{Model: m.model, Stream: true, MaxTokens: maxTokens, Stop: wireStops(req.Stop),
 			Temperature: req.Temperature, Messages: []chatMessage{
 				{Role: "system", Content: instructions}, {Role: "user", Content: input}}}
+		if req.DoubtBelow > 0 {
+			chat.Logprobs, chat.TopLogprobs = true, doubtAlternatives
+		}
+		body = chat
 	} else {
 		body = completionBody{Model: m.model, Prompt: req.Prefix, Suffix: req.Suffix, Stream: true,
 			MaxTokens: maxTokens, Stop: wireStops(req.Stop), Temperature: req.Temperature}
@@ -165,6 +173,11 @@ type openAIChunk struct {
 		} `json:"delta"`
 		Text         string  `json:"text"`
 		FinishReason *string `json:"finish_reason"`
+		// Logprobs, in a chat chunk asked with logprobs, scores the
+		// tokens of its delta.
+		Logprobs *struct {
+			Content []tokenLogprob `json:"content"`
+		} `json:"logprobs"`
 	} `json:"choices"`
 	Usage *struct {
 		CompletionTokens int `json:"completion_tokens"`
@@ -183,6 +196,9 @@ func (h *httpClient) parseOpenAI(data []byte) (event, error) {
 	var ev event
 	for _, ch := range c.Choices {
 		ev.text += ch.Delta.Content + ch.Text
+		if ch.Logprobs != nil {
+			ev.probs = append(ev.probs, ch.Logprobs.Content...)
+		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			ev.finish = *ch.FinishReason
 		}
