@@ -1,6 +1,10 @@
 package transport
 
-import "math"
+import (
+	"math"
+	"strings"
+	"sync/atomic"
+)
 
 // tokenLogprob is one token's entry in a delta's logprobs, as the
 // Responses API streams them ("include":["message.output_text.logprobs"]).
@@ -46,4 +50,46 @@ func (s *sink) doubts(delta string, probs []tokenLogprob) {
 			at += len(p.Token)
 		}
 	}
+}
+
+// logprobsGate remembers that an endpoint refused to report token
+// probabilities (reasoning models refuse logprobs, as they refuse a
+// temperature): the request that met the refusal is sent again without
+// them, and no later request asks. Safe for concurrent use.
+type logprobsGate struct {
+	refused atomic.Bool
+}
+
+// ask clears req's DoubtBelow once the endpoint has refused.
+func (g *logprobsGate) ask(req *Request) {
+	if g.refused.Load() {
+		req.DoubtBelow = 0
+	}
+}
+
+// refusedBy reports whether err, what req got, is the endpoint refusing
+// the logprobs req asked for before any text came (res is what req
+// produced), and remembers it if so.
+func (g *logprobsGate) refusedBy(req Request, res Result, err error) bool {
+	if req.DoubtBelow <= 0 || res.Text != "" || KindOf(err) != KindBadRequest {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	if !strings.Contains(msg, "logprob") && !strings.Contains(msg, "include") {
+		return false
+	}
+	g.refused.Store(true)
+	return true
+}
+
+// generateAsking runs generate for req through g: without logprobs once
+// refused, and once more without them when they are refused now.
+func (g *logprobsGate) generateAsking(req Request, generate func(Request) (Result, error)) (Result, error) {
+	g.ask(&req)
+	res, err := generate(req)
+	if g.refusedBy(req, res, err) {
+		req.DoubtBelow = 0
+		return generate(req)
+	}
+	return res, err
 }

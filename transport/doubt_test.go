@@ -106,3 +106,42 @@ func TestSSEChatDoubtsFromLogprobs(t *testing.T) {
 		t.Errorf("a request without doubts asks logprobs %v, top %v", r.Body["logprobs"], r.Body["top_logprobs"])
 	}
 }
+
+// TestWSLogprobsRefused: an endpoint that refuses logprobs (as reasoning
+// models do) gets the request again without them, and no later request
+// asks.
+func TestWSLogprobsRefused(t *testing.T) {
+	frames := make(chan wsClientMsg, 3)
+	ts := newTestWSServer(t, func(s *wsSession, _ int) {
+		for {
+			m, ok := s.next()
+			if !ok {
+				return
+			}
+			frames <- m
+			if m.Body["include"] != nil {
+				s.send(map[string]any{"type": "error", "stream_id": m.StreamID, "status": 400, "error": map[string]any{
+					"type": "invalid_request_error", "code": "unsupported_parameter",
+					"message": "Unsupported parameter: 'top_logprobs' is not supported with this model."}})
+				continue
+			}
+			s.created(m.StreamID)
+			s.delta(m.StreamID, "ok")
+			s.completed(m.StreamID, "ok", 1)
+		}
+	})
+	m := newTestWS(t, ts)
+	asking := Request{Prefix: "p", DoubtBelow: 0.5, OnDoubt: func(Doubt) {}}
+	for i := range 2 {
+		if res, err := m.Generate(context.Background(), asking, nil); err != nil || res.Text != "ok" {
+			t.Fatalf("request %d: %+v, %v; want the answer without logprobs", i, res, err)
+		}
+	}
+	var asked []bool
+	for range 3 {
+		asked = append(asked, recv(t, frames).Body["include"] != nil)
+	}
+	if !reflect.DeepEqual(asked, []bool{true, false, false}) {
+		t.Errorf("logprobs asked %v, want only by the first create", asked)
+	}
+}

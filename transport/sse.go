@@ -57,6 +57,7 @@ type SSEModel struct {
 	chat      bool        // immutable: /chat/completions rather than /completions
 	model     string      // immutable
 	maxTokens int         // immutable
+	logprobs  logprobsGate
 }
 
 var (
@@ -126,8 +127,10 @@ type completionBody struct {
 
 // Generate streams one completion.
 func (m *SSEModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
-	body, _ := m.wire(req)
-	return m.http.stream(ctx, body, sseFraming, m.http.parseOpenAI, newSink(req, onDelta))
+	return m.logprobs.generateAsking(req, func(req Request) (Result, error) {
+		body, _ := m.wire(req)
+		return m.http.stream(ctx, body, sseFraming, m.http.parseOpenAI, newSink(req, onDelta))
+	})
 }
 
 // wire returns the body Generate POSTs for req.

@@ -62,6 +62,8 @@ type WSModel struct {
 	log       *zap.Logger // never nil
 	dialer    websocket.Dialer
 
+	logprobs logprobsGate
+
 	life context.Context    // done at Close
 	stop context.CancelFunc // ends life
 	wg   sync.WaitGroup     // connection goroutines and the redialler
@@ -166,6 +168,11 @@ func (m *WSModel) Close() error {
 // is closed) fails with that error: dialling again at once would only
 // meet the redial gate.
 func (m *WSModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
+	return m.logprobs.generateAsking(req, func(req Request) (Result, error) { return m.generate(ctx, req, onDelta) })
+}
+
+// generate is Generate for a request whose logprobs the endpoint takes.
+func (m *WSModel) generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
 	create := m.create(req)
 	s := newSink(req, onDelta)
 	redialled, resends := false, 0
