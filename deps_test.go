@@ -53,7 +53,7 @@ var arrows = map[string]struct {
 	"cmd/wisp": {ours: []string{"*"}, outside: []string{"github.com/schollz/progressbar/v3", "go.uber.org/zap", "golang.org/x/term"}},
 
 	"bench":         {ours: []string{"client", "transport/modelserver"}},
-	"bench/context": {ours: []string{"completion", "completion/gather", "syntax", "transport", "workspace", "text"}},
+	"bench/context": {ours: []string{"completion", "completion/gather", "syntax", "transport", "workspace", "text", "config"}},
 	"editors":       {},
 }
 

@@ -111,7 +111,7 @@ func TestSSEChatDoubtsFromLogprobs(t *testing.T) {
 // models do) gets the request again without them, and no later request
 // asks.
 func TestWSLogprobsRefused(t *testing.T) {
-	frames := make(chan wsClientMsg, 3)
+	frames := make(chan wsClientMsg, 8)
 	ts := newTestWSServer(t, func(s *wsSession, _ int) {
 		for {
 			m, ok := s.next()
