@@ -1,20 +1,64 @@
 package transport
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
 
-// tokenLogprob is one token's entry in a delta's logprobs, as the
-// Responses API streams them ("include":["message.output_text.logprobs"]).
+// tokenLogprob is one token's score, as the Responses API streams them
+// in a delta ("include":["message.output_text.logprobs"]), chat
+// completions in a choice's logprobs.content, and llama.cpp in a chunk's
+// completion_probabilities (asked with n_probs).
 type tokenLogprob struct {
-	Token       string  `json:"token"`
-	Logprob     float64 `json:"logprob"`
-	TopLogprobs []struct {
-		Token   string  `json:"token"`
-		Logprob float64 `json:"logprob"`
-	} `json:"top_logprobs"`
+	Token       string       `json:"token"`
+	Logprob     float64      `json:"logprob"`
+	TopLogprobs []altLogprob `json:"top_logprobs"`
+}
+
+// altLogprob is one of the likeliest tokens at a place.
+type altLogprob struct {
+	Token   string  `json:"token"`
+	Logprob float64 `json:"logprob"`
+}
+
+// choiceLogprobs is a streamed choice's logprobs in either OpenAI shape:
+// chat completions' {"content":[…]}, or text completions' parallel
+// arrays {"tokens":[…],"token_logprobs":[…],"top_logprobs":[{tok:lp}…]}
+// (asked with "logprobs":N).
+type choiceLogprobs struct {
+	Content       []tokenLogprob       `json:"content"`
+	Tokens        []string             `json:"tokens"`
+	TokenLogprobs []*float64           `json:"token_logprobs"`
+	TopLogprobs   []map[string]float64 `json:"top_logprobs"`
+}
+
+// scores returns l's tokens' scores in the one shape, the text-completions
+// alternatives likeliest first. A token without a logprob (null) counts
+// as certain.
+func (l *choiceLogprobs) scores() []tokenLogprob {
+	if l == nil {
+		return nil
+	}
+	out := l.Content
+	for i, tok := range l.Tokens {
+		p := tokenLogprob{Token: tok}
+		if i < len(l.TokenLogprobs) && l.TokenLogprobs[i] != nil {
+			p.Logprob = *l.TokenLogprobs[i]
+		}
+		if i < len(l.TopLogprobs) {
+			for t, lp := range l.TopLogprobs[i] {
+				p.TopLogprobs = append(p.TopLogprobs, altLogprob{Token: t, Logprob: lp})
+			}
+			slices.SortFunc(p.TopLogprobs, func(a, b altLogprob) int {
+				return cmp.Or(cmp.Compare(b.Logprob, a.Logprob), strings.Compare(a.Token, b.Token))
+			})
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // doubtAlternatives is how many alternatives a request that asks for

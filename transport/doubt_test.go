@@ -2,10 +2,13 @@ package transport
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -143,5 +146,102 @@ func TestWSLogprobsRefused(t *testing.T) {
 	}
 	if !reflect.DeepEqual(asked, []bool{true, false, false}) {
 		t.Errorf("logprobs asked %v, want only by the first create", asked)
+	}
+}
+
+// TestFIMDoubtsFromLogprobs: each fim dialect that can score tokens asks
+// for them in its own words and hears the doubted token at its offset,
+// with the likeliest other token the runner-up; the others ask nothing.
+func TestFIMDoubtsFromLogprobs(t *testing.T) {
+	legacy := func(text string, tokens, lps, tops string) string {
+		return `{"choices":[{"index":0,"text":` + strconv.Quote(text) + `,"logprobs":{"tokens":` + tokens +
+			`,"token_logprobs":` + lps + `,"top_logprobs":` + tops + `,"text_offset":[0]}}]}`
+	}
+	textReply := func(w http.ResponseWriter) {
+		sse(w, legacy("x := ", `["x"," := "]`, `[-0.01,null]`, `[{"x":-0.01},{" := ":-0.02}]`),
+			legacy("true", `["true"]`, `[-1.1]`, `[{"nil":-2.5,"true":-1.1,"false":-1.3}]`), "[DONE]")
+	}
+	llamaReply := func(w http.ResponseWriter) {
+		sse(w, `{"content":"x := ","stop":false,"completion_probabilities":[`+
+			`{"id":1,"token":"x","bytes":[120],"logprob":-0.01,"top_logprobs":[]},{"id":2,"token":" := ","logprob":-0.02,"top_logprobs":[]}]}`,
+			`{"content":"true","stop":false,"completion_probabilities":[{"id":3,"token":"true","logprob":-1.1,"top_logprobs":[`+
+				`{"id":3,"token":"true","logprob":-1.1},{"id":4,"token":"false","logprob":-1.3},{"id":5,"token":"nil","logprob":-2.5}]}]}`,
+			`{"content":"","stop":true,"stop_type":"eos"}`)
+	}
+	for _, tc := range []struct {
+		name, route, template, field string
+		reply                        func(w http.ResponseWriter)
+		scored                       bool
+	}{
+		{"llama.cpp infill", "/infill", "", "n_probs", llamaReply, true},
+		{"llama.cpp completion", "/completion", "qwen", "n_probs", llamaReply, true},
+		{"text completions", "/v1/completions", "", "logprobs", textReply, true},
+		{"deepseek", "/beta/completions", "", "logprobs", textReply, true},
+		{"codestral", "/v1/fim/completions", "", "logprobs", func(w http.ResponseWriter) {
+			sse(w, chatChunk("x := true"), "[DONE]")
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := newTestHTTPServer(t, func(w http.ResponseWriter, r *http.Request) { tc.reply(w) })
+			m := newTestFIM(t, ts, tc.route, tc.template)
+			var heard []Doubt
+			req := fimReq
+			req.DoubtBelow, req.OnDoubt = 0.5, func(d Doubt) { heard = append(heard, d) }
+			res, err := m.Generate(context.Background(), req, nil)
+			if err != nil || res.Text != "x := true" {
+				t.Fatalf("%+v, %v", res, err)
+			}
+			asked := recv(t, ts.requests).Body[tc.field]
+			if !tc.scored {
+				if asked != nil || len(heard) != 0 {
+					t.Errorf("asked %s %v, heard %+v; want neither", tc.field, asked, heard)
+				}
+				return
+			}
+			if asked != float64(doubtAlternatives) {
+				t.Errorf("request asks %s %v, want %d", tc.field, asked, doubtAlternatives)
+			}
+			if len(heard) != 1 || heard[0].At != 5 || heard[0].Token != "true" ||
+				!reflect.DeepEqual(heard[0].Alternatives, []string{"false", "nil"}) {
+				t.Errorf("doubts %+v, want \"true\" at 5, then \"false\" and \"nil\"", heard)
+			}
+			if _, err := m.Generate(context.Background(), fimReq, nil); err != nil {
+				t.Fatal(err)
+			}
+			if asked := recv(t, ts.requests).Body[tc.field]; asked != nil {
+				t.Errorf("a request without doubts asks %s %v", tc.field, asked)
+			}
+		})
+	}
+}
+
+// TestFIMLogprobsRefused: a completions endpoint that refuses logprobs
+// (its first answer) gets the request again without them, and no later
+// request asks.
+func TestFIMLogprobsRefused(t *testing.T) {
+	var n atomic.Int32
+	ts := newTestHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":{"type":"invalid_request_error","message":"logprobs is not supported with this model"}}`)
+			return
+		}
+		sse(w, textChunk("ok"), "[DONE]")
+	})
+	m := newTestFIM(t, ts, "/v1/completions", "")
+	asking := fimReq
+	asking.DoubtBelow, asking.OnDoubt = 0.5, func(Doubt) {}
+	for i := range 2 {
+		if res, err := m.Generate(context.Background(), asking, nil); err != nil || res.Text != "ok" {
+			t.Fatalf("request %d: %+v, %v; want the answer without logprobs", i, res, err)
+		}
+	}
+	var asked []bool
+	for range 3 {
+		asked = append(asked, recv(t, ts.requests).Body["logprobs"] != nil)
+	}
+	if !reflect.DeepEqual(asked, []bool{true, false, false}) {
+		t.Errorf("logprobs asked %v, want only by the first request", asked)
 	}
 }

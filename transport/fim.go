@@ -20,7 +20,9 @@ import (
 //
 // DeepSeek …/beta/completions, or any OpenAI-style …/completions (SSE,
 // chunks {"choices":[{"text":…,"finish_reason":…}]}): the same body; with a
-// FIM template the prompt is RenderFIM's and no suffix is sent.
+// FIM template the prompt is RenderFIM's and no suffix is sent. Asking
+// where the model was unsure adds "logprobs":K, and chunks then carry
+// "logprobs":{"tokens":[…],"token_logprobs":[…],"top_logprobs":[{…}]}.
 //
 // llama.cpp, POST …/infill (SSE, chunks {"content":TEXT,"stop":BOOL}; the
 // last, with "stop":true, may say "stop_type":"limit" or "stopped_limit":true
@@ -28,6 +30,9 @@ import (
 //
 //	{"input_prefix":PREFIX,"input_suffix":SUFFIX,"input_extra":[{"filename":P,"text":T}],
 //	 "prompt":"","cache_prompt":true,"n_predict":N,"t_max_predict_ms":MS,"stream":true,"stop":[…]}
+//
+// Asking where the model was unsure adds "n_probs":K, and chunks then carry
+// "completion_probabilities":[{"token":T,"logprob":L,"top_logprobs":[…]}].
 //
 // llama.cpp, POST …/completion (same answer), needs a FIM template:
 //
@@ -85,6 +90,7 @@ type FIMModel struct {
 	model      string      // immutable
 	maxTokens  int         // immutable
 	maxPredict time.Duration
+	logprobs   logprobsGate
 }
 
 var (
@@ -152,6 +158,9 @@ type llamaBody struct {
 	Stream        bool          `json:"stream"`
 	Stop          []string      `json:"stop,omitempty"`
 	Temperature   float64       `json:"temperature"`
+	// NProbs asks for each token's probability and this many
+	// alternatives (Request.DoubtBelow); omitted otherwise.
+	NProbs int `json:"n_probs,omitempty"`
 }
 
 type ollamaBody struct {
@@ -171,19 +180,31 @@ type ollamaOptions struct {
 
 // Generate streams one fill-in-the-middle completion.
 func (m *FIMModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
-	body, err := m.wire(req)
-	if err != nil {
-		return Result{}, err
+	if !m.scores() {
+		req.DoubtBelow = 0
 	}
-	s := newSink(req, onDelta)
-	switch m.dialect {
-	case dialectInfill, dialectLlamaRaw:
-		return m.http.stream(ctx, body, sseFraming, m.http.parseLlama, s)
-	case dialectOllama:
-		return m.http.stream(ctx, body, ndjsonFraming, m.http.parseOllama, s)
-	default:
-		return m.http.stream(ctx, body, sseFraming, m.http.parseOpenAI, s)
-	}
+	return m.logprobs.generateAsking(req, func(req Request) (Result, error) {
+		body, err := m.wire(req)
+		if err != nil {
+			return Result{}, err
+		}
+		s := newSink(req, onDelta)
+		switch m.dialect {
+		case dialectInfill, dialectLlamaRaw:
+			return m.http.stream(ctx, body, sseFraming, m.http.parseLlama, s)
+		case dialectOllama:
+			return m.http.stream(ctx, body, ndjsonFraming, m.http.parseOllama, s)
+		default:
+			return m.http.stream(ctx, body, sseFraming, m.http.parseOpenAI, s)
+		}
+	})
+}
+
+// scores reports whether the endpoint's dialect can say how sure the
+// model was of each token: Codestral's FIM route and Ollama's generate
+// cannot.
+func (m *FIMModel) scores() bool {
+	return m.dialect != dialectCodestral && m.dialect != dialectOllama
 }
 
 // wire returns the body Generate POSTs for req, in the endpoint's dialect.
@@ -203,12 +224,10 @@ func (m *FIMModel) wire(req Request) (any, error) {
 		}
 		return b, nil
 	default:
-		b := completionBody{Model: m.model, Prompt: req.Prefix, Suffix: req.Suffix, Stream: true,
-			MaxTokens: maxTokens, Stop: wireStops(req.Stop), Temperature: req.Temperature}
 		if raw != "" {
-			b.Prompt, b.Suffix = raw, ""
+			return completionWire(m.model, req, raw, "", maxTokens), nil
 		}
-		return b, nil
+		return completionWire(m.model, req, req.Prefix, req.Suffix, maxTokens), nil
 	}
 }
 
@@ -231,6 +250,9 @@ func (m *FIMModel) prompt(req Request) (raw string, maxTokens int, err error) {
 func (m *FIMModel) llamaWire(req Request, raw string, maxTokens int) llamaBody {
 	b := llamaBody{Prompt: raw, CachePrompt: true, NPredict: maxTokens, Stream: true,
 		TMaxPredictMS: m.maxPredict.Milliseconds(), Stop: nonEmpty(req.Stop), Temperature: req.Temperature}
+	if req.DoubtBelow > 0 {
+		b.NProbs = doubtAlternatives
+	}
 	if m.dialect == dialectInfill {
 		b.Prompt = ""
 		b.InputPrefix, b.InputSuffix = &req.Prefix, &req.Suffix
@@ -259,6 +281,8 @@ type llamaChunk struct {
 	StoppedLimit    bool            `json:"stopped_limit"` // older servers
 	TokensPredicted int             `json:"tokens_predicted"`
 	Error           json.RawMessage `json:"error"`
+	// Probs, in a chunk asked with n_probs, scores the tokens of Content.
+	Probs []tokenLogprob `json:"completion_probabilities"`
 }
 
 func (h *httpClient) parseLlama(data []byte) (event, error) {
@@ -269,7 +293,7 @@ func (h *httpClient) parseLlama(data []byte) (event, error) {
 	if len(c.Error) > 0 && string(c.Error) != "null" {
 		return event{}, h.streamError(c.Error)
 	}
-	ev := event{text: c.Content, done: c.Stop, tokens: c.TokensPredicted}
+	ev := event{text: c.Content, probs: c.Probs, done: c.Stop, tokens: c.TokensPredicted}
 	if c.Stop {
 		ev.finish = "stop"
 		if c.StopType == "limit" || c.StoppedLimit {

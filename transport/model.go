@@ -61,9 +61,11 @@ type Request struct {
 	Temperature float64 `json:"temperature,omitempty"`
 	// DoubtBelow, when positive, asks the model where it was unsure: a
 	// provider that can read token probabilities (the Responses
-	// WebSocket's logprobs) calls OnDoubt for each token it gave less
-	// than this probability, before the delta that holds the token. Other
-	// providers ignore both.
+	// WebSocket's and chat and text completions' logprobs, llama.cpp's
+	// n_probs) calls OnDoubt for each token it gave less than this
+	// probability, before the delta that holds the token. Other providers
+	// (Codestral's FIM route, Ollama, local) ignore both, and so does an
+	// endpoint that refused logprobs once.
 	DoubtBelow float64 `json:"-"`
 	// OnDoubt hears the doubts DoubtBelow asks for. Like onDelta it runs
 	// on the provider's receive path: it must be quick and must not call

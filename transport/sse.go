@@ -123,6 +123,20 @@ type completionBody struct {
 	MaxTokens   int      `json:"max_tokens,omitempty"`
 	Stop        []string `json:"stop,omitempty"`
 	Temperature float64  `json:"temperature"`
+	// Logprobs asks text completions for each token's probability and
+	// this many alternatives (Request.DoubtBelow); omitted otherwise.
+	Logprobs int `json:"logprobs,omitempty"`
+}
+
+// completionWire returns the text-completions body for req with the
+// prompt, suffix and token limit given.
+func completionWire(model string, req Request, prompt, suffix string, maxTokens int) completionBody {
+	b := completionBody{Model: model, Prompt: prompt, Suffix: suffix, Stream: true,
+		MaxTokens: maxTokens, Stop: wireStops(req.Stop), Temperature: req.Temperature}
+	if req.DoubtBelow > 0 {
+		b.Logprobs = doubtAlternatives
+	}
+	return b
 }
 
 // Generate streams one completion.
@@ -150,8 +164,7 @@ func (m *SSEModel) wire(req Request) (any, error) {
 		}
 		body = chat
 	} else {
-		body = completionBody{Model: m.model, Prompt: req.Prefix, Suffix: req.Suffix, Stream: true,
-			MaxTokens: maxTokens, Stop: wireStops(req.Stop), Temperature: req.Temperature}
+		body = completionWire(m.model, req, req.Prefix, req.Suffix, maxTokens)
 	}
 	return body, nil
 }
@@ -176,11 +189,9 @@ type openAIChunk struct {
 		} `json:"delta"`
 		Text         string  `json:"text"`
 		FinishReason *string `json:"finish_reason"`
-		// Logprobs, in a chat chunk asked with logprobs, scores the
-		// tokens of its delta.
-		Logprobs *struct {
-			Content []tokenLogprob `json:"content"`
-		} `json:"logprobs"`
+		// Logprobs, in a chunk asked with logprobs, scores the tokens
+		// of its delta or text.
+		Logprobs *choiceLogprobs `json:"logprobs"`
 	} `json:"choices"`
 	Usage *struct {
 		CompletionTokens int `json:"completion_tokens"`
@@ -199,9 +210,7 @@ func (h *httpClient) parseOpenAI(data []byte) (event, error) {
 	var ev event
 	for _, ch := range c.Choices {
 		ev.text += ch.Delta.Content + ch.Text
-		if ch.Logprobs != nil {
-			ev.probs = append(ev.probs, ch.Logprobs.Content...)
-		}
+		ev.probs = append(ev.probs, ch.Logprobs.scores()...)
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			ev.finish = *ch.FinishReason
 		}
