@@ -5,7 +5,7 @@ import "time"
 // setup is one configuration of wisp the run compares.
 type setup struct {
 	Name string `json:"name"`
-	// Provider is openai-ws or openai.
+	// Provider is openai-ws, openai, or fim (llama.cpp's /infill).
 	Provider string `json:"provider"`
 	// NewConn asks the openai provider for a new connection per request
 	// (model.newConnPerRequest).
@@ -56,6 +56,8 @@ var setups = []setup{
 	{Name: "ws-all@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Unsure: "branch", Accuracy: 0.8},
 	{Name: "ws-trim@0.8", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Unsure: "trim", Accuracy: 0.8},
 	{Name: "ws-all@0.8,uncalibrated", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Unsure: "branch", Accuracy: 0.8, Calibration: new(0.0)},
+	{Name: "infill@0.8", Provider: "fim", Streaming: true, Speculate: true, LookAhead: true, Accuracy: 0.8},
+	{Name: "infill-all@0.8", Provider: "fim", Streaming: true, Speculate: true, LookAhead: true, Unsure: "branch", Accuracy: 0.8},
 	{Name: "ws+accept", Provider: "openai-ws", Streaming: true, Accept: true},
 	{Name: "ws-speculate-lookahead+accept", Provider: "openai-ws", Streaming: true, Speculate: true, LookAhead: true, Accept: true},
 	{Name: "ws@0.8+accept", Provider: "openai-ws", Streaming: true, Accuracy: 0.8, Accept: true},
@@ -68,9 +70,12 @@ var setups = []setup{
 // wisp takes the provider and endpoint only from its trusted layers (its
 // command line here), never from initializationOptions.
 func (s setup) flags(addr string) []string {
-	endpoint := "ws://" + addr + "/v1/responses"
-	if s.Provider != "openai-ws" {
-		endpoint = "http://" + addr + "/v1"
+	endpoint := "http://" + addr + "/v1"
+	switch s.Provider {
+	case "openai-ws":
+		endpoint = "ws://" + addr + "/v1/responses"
+	case "fim":
+		endpoint = "http://" + addr + "/infill"
 	}
 	return []string{"--set", "model.provider=" + s.Provider, "--set", "model.endpoint=" + endpoint}
 }

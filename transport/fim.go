@@ -180,10 +180,7 @@ type ollamaOptions struct {
 
 // Generate streams one fill-in-the-middle completion.
 func (m *FIMModel) Generate(ctx context.Context, req Request, onDelta func(string)) (Result, error) {
-	if !m.scores() {
-		req.DoubtBelow = 0
-	}
-	return m.logprobs.generateAsking(req, func(req Request) (Result, error) {
+	return m.logprobs.generateAsking(m.scoring(req), func(req Request) (Result, error) {
 		body, err := m.wire(req)
 		if err != nil {
 			return Result{}, err
@@ -200,15 +197,19 @@ func (m *FIMModel) Generate(ctx context.Context, req Request, onDelta func(strin
 	})
 }
 
-// scores reports whether the endpoint's dialect can say how sure the
-// model was of each token: Codestral's FIM route and Ollama's generate
-// cannot.
-func (m *FIMModel) scores() bool {
-	return m.dialect != dialectCodestral && m.dialect != dialectOllama
+// scoring returns req as the endpoint can take it: without DoubtBelow
+// where its dialect cannot say how sure the model was of each token
+// (Codestral's FIM route, Ollama's generate).
+func (m *FIMModel) scoring(req Request) Request {
+	if m.dialect == dialectCodestral || m.dialect == dialectOllama {
+		req.DoubtBelow = 0
+	}
+	return req
 }
 
 // wire returns the body Generate POSTs for req, in the endpoint's dialect.
 func (m *FIMModel) wire(req Request) (any, error) {
+	req = m.scoring(req)
 	raw, maxTokens, err := m.prompt(req)
 	if err != nil {
 		return nil, err

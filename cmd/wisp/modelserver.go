@@ -33,7 +33,7 @@ func runModelServer(ctx context.Context, args []string, stdout, stderr io.Writer
 	cacheTTL := fs.Duration("cache-ttl", 0, "prompt-cache model: forget a prompt this long after it was last used (0: never)")
 	accuracy := fs.Float64("accuracy", 1, "share of reply lines left true; the rest diverge plausibly (seeded by --seed)")
 	seed := fs.Uint64("seed", 1, "seed for which lines --accuracy makes wrong and which show doubts")
-	calibration := fs.Float64("calibration", 0, "share of wrong lines whose wrongness shows in the logprobs a response.create asks for\n"+
+	calibration := fs.Float64("calibration", 0, "share of wrong lines whose wrongness shows in the logprobs a request asks for\n"+
 		"(a doubted token, the true one runner-up)")
 	falseDoubts := fs.Float64("false-doubts", 0, "share of true lines (of two words or more) whose logprobs show a doubt all the same")
 	if err := fs.Parse(args); err != nil {

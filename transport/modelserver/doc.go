@@ -7,9 +7,8 @@
 // time-to-first-token, rate and network delay, can model a prompt cache
 // (prefill time for uncached prompt tokens, warm-ups) and a model that is
 // sometimes wrong (a seeded share of plausible wrong lines) and says, as
-// token logprobs on the Responses WebSocket, as calibrated as asked, where
-// it doubted, injects
-// faults, and counts
-// what it generated after a cancel so tests can prove that cancellation
-// stops the model.
+// token logprobs on every wire that reports them (logprobs.go), as
+// calibrated as asked, where it doubted, injects faults, and counts what
+// it generated after a cancel so tests can prove that cancellation stops
+// the model.
 package modelserver

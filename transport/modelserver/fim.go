@@ -27,6 +27,9 @@ type infillRequest struct {
 	// only reads the prompt into the cache (a warm-up).
 	NPredict *int `json:"n_predict"`
 	Stream   bool `json:"stream"`
+	// NProbs, when positive, asks for every token's score with at most
+	// this many alternatives. (post_sampling_probs is not supported.)
+	NProbs int `json:"n_probs"`
 }
 
 // infillFrame is a llama.cpp reply frame.
@@ -35,22 +38,39 @@ type infillFrame struct {
 	Stop            bool   `json:"stop"`
 	StoppedLimit    bool   `json:"stopped_limit,omitempty"`
 	TokensPredicted int    `json:"tokens_predicted,omitempty"`
+	// CompletionProbabilities scores the frame's tokens, when asked.
+	CompletionProbabilities []tokenLogprob `json:"completion_probabilities,omitzero"`
 }
 
-// handleInfill serves POST /infill.
+// llamaShape frames replies as llama.cpp does, scored as sc asks: each
+// streamed frame scores its token in completion_probabilities, the final
+// stop frame of a stream carries none, and a whole reply's final object
+// scores all of them.
+func llamaShape(sc scoring) httpShape {
+	last := func(o outcome, text string) infillFrame {
+		return infillFrame{Content: text, Stop: true, StoppedLimit: o.end == endLength, TokensPredicted: o.tokens}
+	}
+	return httpShape{
+		scored: sc.on,
+		frame: func(tok Scored, _ int) any {
+			return infillFrame{Content: tok.Token, CompletionProbabilities: sc.llama([]Scored{tok})}
+		},
+		done: func(o outcome) []any { return []any{last(o, "")} },
+		whole: func(o outcome, toks []Scored) any {
+			f := last(o, o.text)
+			f.CompletionProbabilities = sc.llama(toks)
+			return f
+		},
+	}
+}
+
+// handleInfill serves POST /infill (llamaShape).
 func (s *Server) handleInfill(w http.ResponseWriter, r *http.Request) {
 	var req infillRequest
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	last := func(o outcome, text string) infillFrame {
-		return infillFrame{Content: text, Stop: true, StoppedLimit: o.end == endLength, TokensPredicted: o.tokens}
-	}
-	shape := httpShape{
-		frame: func(tok string) any { return infillFrame{Content: tok} },
-		done:  func(o outcome) []any { return []any{last(o, "")} },
-		whole: func(o outcome) any { return last(o, o.text) },
-	}
+	shape := llamaShape(scoring{on: req.NProbs > 0, top: max(0, req.NProbs)})
 	limit := 0
 	if req.NPredict != nil {
 		limit = max(0, *req.NPredict)
@@ -86,7 +106,8 @@ type ollamaFrame struct {
 }
 
 // handleOllama serves POST /api/generate; it streams NDJSON unless the
-// body says "stream": false.
+// body says "stream": false. Ollama cannot score tokens: its replies never
+// carry scores.
 func (s *Server) handleOllama(w http.ResponseWriter, r *http.Request) {
 	var req ollamaRequest
 	if !decodeBody(w, r, &req) {
@@ -102,9 +123,9 @@ func (s *Server) handleOllama(w http.ResponseWriter, r *http.Request) {
 	}
 	shape := httpShape{
 		ndjson: true,
-		frame:  func(tok string) any { return frame(tok) },
+		frame:  func(tok Scored, _ int) any { return frame(tok.Token) },
 		done:   func(o outcome) []any { return []any{last(o, "")} },
-		whole:  func(o outcome) any { return last(o, o.text) },
+		whole:  func(o outcome, _ []Scored) any { return last(o, o.text) },
 	}
 	q := fimQuery(req.Prompt, req.Suffix, req.Options.NumPredict)
 	q.System = strings.TrimSpace(req.System)

@@ -14,18 +14,23 @@ var errClosed = errors.New("model server closed")
 // maxBodyBytes bounds an HTTP request body (a prompt with its context).
 const maxBodyBytes = 16 << 20
 
-// httpShape is how one HTTP wire frames a reply.
+// httpShape is how one HTTP wire frames one request's reply.
 type httpShape struct {
 	// ndjson frames a stream as JSON lines; otherwise it is SSE.
 	ndjson bool
-	// frame is the streamed frame for one token.
-	frame func(tok string) any
+	// scored says the request asked for token scores: the generation is
+	// scored, and frame and whole get the scores to report.
+	scored bool
+	// frame is the streamed frame for token tok, which starts at byte at
+	// of the reply. tok carries a score only when scored.
+	frame func(tok Scored, at int) any
 	// done returns the closing frames of a stream.
 	done func(o outcome) []any
 	// doneMarker, when set, is sent as the last SSE data line.
 	doneMarker string
-	// whole is the body of a non-streamed reply.
-	whole func(o outcome) any
+	// whole is the body of a non-streamed reply; toks are the reply's
+	// tokens, in order, when scored, else nil.
+	whole func(o outcome, toks []Scored) any
 }
 
 // finishReason names how a reply ended, as the OpenAI wires say it.
@@ -72,6 +77,7 @@ func (s *Server) serveGeneration(w http.ResponseWriter, r *http.Request, shape h
 		defer s.opts.requestDone()
 	}
 	g := s.newGeneration(q, arrival, clientLeft)
+	g.scored = shape.scored
 	if g.fault == Fault429 {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusTooManyRequests, rateLimited.Type, rateLimited.Code, rateLimited.Message)
@@ -101,8 +107,10 @@ type httpOut struct {
 	rc      *http.ResponseController
 	shape   httpShape
 	stream  bool
-	started bool // the status line and headers are written
-	broken  bool // a non-streamed reply must be sent broken
+	started bool     // the status line and headers are written
+	broken  bool     // a non-streamed reply must be sent broken
+	at      int      // the bytes of the reply handed to token so far
+	kept    []Scored // a scored whole reply's tokens so far
 }
 
 // start writes the headers of a stream once.
@@ -147,13 +155,18 @@ func (o *httpOut) writeData(data []byte) error {
 	return nil
 }
 
-// token sends a token, or for a whole reply does nothing: run keeps the
-// text. The HTTP wires carry no scores.
+// token sends a token's frame, or for a whole reply keeps the token if
+// the reply is scored (run keeps the text).
 func (o *httpOut) token(tok Scored) error {
+	at := o.at
+	o.at += len(tok.Token)
 	if !o.stream {
+		if o.shape.scored {
+			o.kept = append(o.kept, tok)
+		}
 		return nil
 	}
-	return o.writeFrame(o.shape.frame(tok.Token))
+	return o.writeFrame(o.shape.frame(tok, at))
 }
 
 // malformed sends a frame that is not valid JSON.
@@ -185,7 +198,7 @@ func (o *httpOut) finish(res outcome) {
 			_, _ = o.w.Write([]byte(`{"choices":[`)) // deliberately broken
 			return
 		}
-		writeJSON(o.w, http.StatusOK, o.shape.whole(res))
+		writeJSON(o.w, http.StatusOK, o.shape.whole(res, o.kept))
 		return
 	}
 	for _, f := range o.shape.done(res) {

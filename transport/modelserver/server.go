@@ -61,7 +61,7 @@ type Options struct {
 	// Seed seeds which lines Accuracy makes wrong, and which show doubts.
 	Seed uint64
 	// Calibration is the share of wrong lines whose wrongness shows in
-	// the token scores a response.create can ask for (logprobs): a doubted
+	// the token scores a request can ask for (logprobs, n_probs): a doubted
 	// token with the true one as runner-up (see
 	// InaccurateBackend.GenerateScored). It matters only with Accuracy
 	// below 1.
@@ -138,9 +138,9 @@ func New(opts Options) *Server {
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /v1/responses", s.handleResponses)
 	s.mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
-	s.mux.HandleFunc("POST /v1/completions", s.promptSuffix(s.textShape))
-	s.mux.HandleFunc("POST /v1/fim/completions", s.promptSuffix(s.chatShape))
-	s.mux.HandleFunc("POST /beta/completions", s.promptSuffix(s.textShape))
+	s.mux.HandleFunc("POST /v1/completions", s.promptSuffix(s.textShape, true))
+	s.mux.HandleFunc("POST /v1/fim/completions", s.promptSuffix(s.chatShape, false))
+	s.mux.HandleFunc("POST /beta/completions", s.promptSuffix(s.textShape, true))
 	s.mux.HandleFunc("POST /infill", s.handleInfill)
 	s.mux.HandleFunc("POST /api/generate", s.handleOllama)
 	s.mux.HandleFunc("GET /stats", s.handleStats)

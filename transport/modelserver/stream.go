@@ -33,9 +33,9 @@ type generation struct {
 	// a cancel the server honours: set a moment before its context ends,
 	// so no token goes out in between.
 	stopping func() bool
-	// scored asks for each token's score (the Responses API's logprobs):
-	// from the backend if it is a ScoredBackend, else certain. Unscored
-	// tokens carry no Top.
+	// scored asks for each token's score (the logprobs or n_probs a
+	// request asks for; logprobs.go): from the backend if it is a
+	// ScoredBackend, else certain. Unscored tokens carry no Top.
 	scored bool
 }
 

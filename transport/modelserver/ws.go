@@ -210,13 +210,8 @@ func (c *wsConn) create(req wsRequest, arrival time.Time) {
 	if req.Instructions != "" {
 		system = req.Instructions
 	}
-	if k := req.TopLogprobs; k < 0 || k > maxTopLogprobs {
-		code := "integer_above_max_value"
-		if k < 0 {
-			code = "integer_below_min_value"
-		}
-		c.write(badRequest(req.StreamID, code, fmt.Sprintf(
-			"invalid 'top_logprobs': expected a value from 0 to %d, but got %d", maxTopLogprobs, k)))
+	if e := topOutOfRange("top_logprobs", req.TopLogprobs); e != nil {
+		c.write(badRequest(req.StreamID, e.Code, e.Message))
 		return
 	}
 	if req.StreamID != "" && !c.s.opts.Strict {

@@ -25,9 +25,6 @@ import (
 // logprobsInclude is the include value that asks for token scores.
 const logprobsInclude = "message.output_text.logprobs"
 
-// maxTopLogprobs bounds top_logprobs, as the Responses API does.
-const maxTopLogprobs = 20
-
 // wsRequest is a client event: response.create or response.cancel.
 type wsRequest struct {
 	Type            string          `json:"type"`
@@ -63,29 +60,6 @@ type textEvent struct {
 	Text         string `json:"text,omitempty"`
 	// Logprobs scores the tokens of Delta, when the create asked.
 	Logprobs []tokenLogprob `json:"logprobs,omitempty"`
-}
-
-// tokenLogprob is one token's entry in a delta's logprobs.
-type tokenLogprob struct {
-	Token   string  `json:"token"`
-	Logprob float64 `json:"logprob"`
-	// TopLogprobs is never nil, so it is sent as [] when empty.
-	TopLogprobs []topLogprob `json:"top_logprobs"`
-}
-
-// topLogprob is one alternative in a tokenLogprob.
-type topLogprob struct {
-	Token   string  `json:"token"`
-	Logprob float64 `json:"logprob"`
-}
-
-// logprobsOf is the logprobs entry of tok, with at most k alternatives.
-func logprobsOf(tok Scored, k int) tokenLogprob {
-	top := make([]topLogprob, 0, min(k, len(tok.Top)))
-	for _, a := range tok.Top[:min(k, len(tok.Top))] {
-		top = append(top, topLogprob{Token: a.Token, Logprob: a.Logprob})
-	}
-	return tokenLogprob{Token: tok.Token, Logprob: tok.Logprob, TopLogprobs: top}
 }
 
 // responseEvent is response.created and the terminal events.

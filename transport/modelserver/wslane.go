@@ -45,7 +45,7 @@ func (c *wsConn) runLane(ctx context.Context, l *lane, g *generation, model stri
 			ev := textEvent{Type: "response.output_text.delta", StreamID: l.streamID,
 				ResponseID: l.id, ItemID: itemID, Delta: tok.Token}
 			if g.scored {
-				ev.Logprobs = []tokenLogprob{logprobsOf(tok, topK)}
+				ev.Logprobs = []tokenLogprob{logprobsOf(tok, topK, 0)}
 			}
 			return c.write(ev)
 		},
