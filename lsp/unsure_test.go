@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/wisp-lsp/wisp/config"
 	"github.com/wisp-lsp/wisp/transport/modelserver"
+	"github.com/wisp-lsp/wisp/transport/provider"
 )
 
 // doubtingBackend answers add.go's empty body with "return a + b",
@@ -47,13 +50,40 @@ func (b doubtingBackend) GenerateScored(ctx context.Context, q modelserver.Query
 	return nil
 }
 
+// scoringProviders are the providers that read token scores, each with
+// the endpoint path the model server serves its wire on.
+var scoringProviders = []struct{ name, provider, path string }{
+	{"openai-ws", "openai-ws", "/v1/responses"},
+	{"openai chat", "openai", "/v1/chat/completions"},
+	{"openai completions", "openai", "/v1/completions"},
+	{"fim llama.cpp infill", "fim", "/infill"},
+	{"fim completions", "fim", "/v1/completions"},
+}
+
 // branching opens add.go with completion.unsure "branch" and takes the
 // first suggestion, trimmed before the doubted " +", once the branch for
-// the runner-up has reached the model.
+// the runner-up has reached the model (the openai-ws provider).
 func branching(t *testing.T, stall bool) (*modelserver.Server, *fakeEditor, string, *promptLog) {
 	t.Helper()
+	return branchingOver(t, stall, "openai-ws", "/v1/responses")
+}
+
+// branchingOver is branching with the given provider, at path on the
+// model server.
+func branchingOver(t *testing.T, stall bool, providerName, path string) (*modelserver.Server, *fakeEditor, string, *promptLog) {
+	t.Helper()
 	rec := &promptLog{}
-	ms, model := loopbackModel(t, modelserver.Options{Backend: doubtingBackend{log: rec, stall: stall}})
+	ms := modelserver.New(modelserver.Options{Backend: doubtingBackend{log: rec, stall: stall}})
+	scheme := "http://"
+	if providerName == "openai-ws" {
+		scheme = "ws://"
+	}
+	model, err := provider.Open(config.Model{Provider: providerName, Endpoint: scheme + listenModel(t, ms, "127.0.0.1:0") + path, Model: "test"},
+		func(string) string { return "" }, zap.NewNop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { model.Close() })
 	cfg := countingConfig()
 	cfg.Completion.Unsure = config.UnsureBranch
 	cfg.Completion.FirstTokenTimeout = time.Minute
@@ -69,9 +99,15 @@ func branching(t *testing.T, stall bool) (*modelserver.Server, *fakeEditor, stri
 }
 
 // Typing the model's runner-up is answered from the branch: no new model
-// request.
+// request, over every provider that reads token scores.
 func TestRunnerUpServedByBranch(t *testing.T) {
-	ms, e, uri, rec := branching(t, false)
+	for _, p := range scoringProviders {
+		t.Run(p.name, func(t *testing.T) { runnerUpServedByBranch(t, p.provider, p.path) })
+	}
+}
+
+func runnerUpServedByBranch(t *testing.T, providerName, path string) {
+	ms, e, uri, rec := branchingOver(t, false, providerName, path)
 	for i, ch := range "return a -" {
 		e.change(uri, i+2, 3, 1+i, 3, 1+i, string(ch))
 	}
