@@ -20,7 +20,7 @@ func TestQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs wisp")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	f, err := parseFlags([]string{"--quick"}, &bytes.Buffer{})
 	if err != nil {

@@ -52,18 +52,18 @@ func goSourceRoot(ctx context.Context) (string, error) {
 // sampleFiles are the non-Go samples in bench/testdata.
 var sampleFiles = map[string]string{"lru.py": "python", "emitter.ts": "typescript", "ring.rs": "rust"}
 
-// loadTraces builds the traces: the standard library files under
-// goSrc, the samples in repo's bench/testdata, and one 5,000-line Go
+// loadTraces builds the traces: the standard library files (goFiles,
+// relative to goSrc), the samples in repo's bench/testdata, and one 5,000-line Go
 // file (big) stitched from goSrc's bigSource. Each types keys characters
 // from a line about 60% of the way through.
-func loadTraces(repo, goSrc string, keys int, bigLines int) ([]trace, error) {
+func loadTraces(repo, goSrc string, goFiles []string, keys int, bigLines int) ([]trace, error) {
 	var out []trace
 	add := func(name, path, lang, full string) {
 		cut := cutPoint(full, 0.6)
 		n := byteLenOfRunes(full[cut:], keys)
 		out = append(out, trace{Name: name, Path: path, Lang: lang, Full: full, Cut: cut, Typed: full[cut : cut+n], Keys: utf8.RuneCountInString(full[cut : cut+n])})
 	}
-	for _, rel := range traceFiles {
+	for _, rel := range goFiles {
 		b, err := os.ReadFile(filepath.Join(goSrc, rel))
 		if err != nil {
 			return nil, fmt.Errorf("read trace source: %w", err)
