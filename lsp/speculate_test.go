@@ -113,6 +113,37 @@ func TestAcceptedSuggestionServedBySpeculation(t *testing.T) {
 	}
 }
 
+// A speculation whose reply ends with the line that opens the next
+// declaration (the model stopped there) shows that line once the comment
+// above it is taken and the line broken, as Neovim's user sees it: no
+// nothing, and no new request.
+func TestSpeculationEndingWithAnOpenerIsShown(t *testing.T) {
+	comment := modelserver.Reply{PrefixEndsWith: "}\n\n", Text: "// Pop takes the top value off."}
+	opener := modelserver.Reply{PrefixEndsWith: "off.\n", Text: "func (s *Stack) Pop() (int, bool) {"}
+	rec := scripted(comment, opener)
+	ms, model := loopbackModel(t, modelserver.Options{Backend: rec})
+	e := startServer(t, model, config.Default())
+	e.initialize("initialize-nvim-0.12.4.json", map[string]any{"streaming": true})
+	uri := "file:///tmp/stack.go"
+	e.open(uri, "go", "package main\n\n// Push puts v on top.\nfunc (s *Stack) Push(v int) {\n\ts.items = append(s.items, v)\n}\n\n\n")
+	if got, err := e.inline(context.Background(), uri, 7, 0); err != nil || got != comment.Text {
+		t.Fatalf("first suggestion %q, %v", got, err)
+	}
+	sent := len(modelserver.Tokenize(comment.Text)) + len(modelserver.Tokenize(opener.Text))
+	waitModel(t, ms, "the speculation's reply", func(st modelserver.Stats) bool { return st.Tokens == int64(sent) })
+	e.change(uri, 2, 7, 0, 7, 0, comment.Text)
+	e.change(uri, 3, 7, 31, 7, 31, "\n")
+	if got, err := e.inline(context.Background(), uri, 8, 0); err != nil || got != opener.Text {
+		t.Fatalf("after the accept: %q, %v; want %q", got, err, opener.Text)
+	}
+	if n := rec.asked("off.\n"); n != 1 {
+		t.Fatalf("the model was asked %d times at the new line, want once (the speculation)", n)
+	}
+	if st := e.engineStats(); st.SpeculativeUsed != 1 {
+		t.Fatalf("engine stats %+v: want the speculative generation used", st)
+	}
+}
+
 // Typing the suggestion through, key by key, takes it just as accepting
 // does.
 func TestTypedThroughSuggestionServedBySpeculation(t *testing.T) {

@@ -87,12 +87,14 @@ func (st site) balance(s string, multiline, partial bool) string {
 		return first
 	}
 	if multiline {
-		first, more := firstCodeLine(s)
-		if lastSafe == 0 && more && st.d.endsOpen(first) {
+		first, _ := firstCodeLine(s)
+		if lastSafe == 0 && st.d.endsOpen(first) {
 			// The block s opens does not close within the lines it may
-			// run to (a long loop on a blank line): its opening line, as
-			// a one-line completion shows it, rather than nothing. The
-			// body follows from the same reply once the line is taken.
+			// run to (a long loop on a blank line), or the reply ended
+			// with its opening line: that line, as a one-line completion
+			// shows it and as it showed while streaming, rather than
+			// nothing. The body follows, from the same reply or the next,
+			// once the line is taken.
 			return st.balance(first, false, false)
 		}
 		return s[:lastSafe]
