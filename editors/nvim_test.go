@@ -19,7 +19,10 @@ const goSource = "package main\n\nfunc main() {\n\t\n}\n"
 var (
 	completeHello = reply{PrefixEndsWith: "hello", Text: "_world()"}
 	// longHello is long enough to arrive in several streamed pieces.
-	longHello     = reply{PrefixEndsWith: "hello", Text: `_world("streamed to the editor token by token")`}
+	longHello = reply{PrefixEndsWith: "hello", Text: `_world("streamed to the editor token by token")`}
+	// closeIf closes the if block acceptCloserIndented leaves open, on
+	// a line Enter indented to the block's body.
+	closeIf       = reply{PrefixEndsWith: "hello()\n\t\t", Text: "}"}
 	renameToGreet = reply{
 		InstructionContains: "rename hello_world to greet",
 		Text:                "```go\nfunc main() {\n\tgreet()\n}\n```",
@@ -348,6 +351,25 @@ func (n *nvim) waitMessage(want string) {
 	})
 }
 
+// acceptCloserIndented accepts a "}" shown on a line indented as the
+// block's body, as Enter leaves it: like the "}" typed there, which the
+// editor's Go indent rules move back ('indentkeys' "0=}"), the accepted
+// one lands at its block's level, with the cursor after it.
+func (n *nvim) acceptCloserIndented() {
+	n.t.Helper()
+	n.send("<Esc>")
+	n.expr(`luaeval("vim.api.nvim_buf_set_lines(0, 3, -1, false, {'\tif true {', '\t\thello()', '\t\t'})")`)
+	n.send("6GA")
+	n.waitGhost(closeIf.Text)
+	n.send("<Tab>")
+	n.waitLine(6, "\t}")
+	if col := n.expr(`col(".")`); col != "3" {
+		n.t.Errorf("after the accept the cursor is at column %s of %q, want 3 (after the brace)", col, n.lines()[5])
+	}
+	n.send("<Esc>")
+	n.expr(`luaeval("vim.api.nvim_buf_set_lines(0, 3, -1, false, {'\t', '}'})")`)
+}
+
 // typeThroughAndAccept types the first three characters of the ghost text
 // and <Tab> in one go, as a fast typist does, and checks that what was
 // accepted is the ghost text on screen now, not the item from before.
@@ -371,11 +393,12 @@ func nvim012(t *testing.T) string {
 func TestNeovim012InlineCompletion(t *testing.T) {
 	bin := nvim012(t)
 	long := longHello
-	ms := startModelServer(t, []reply{long, renameToGreet}, measured)
+	ms := startModelServer(t, []reply{long, renameToGreet, closeIf}, measured)
 	n := startNvim(t, bin, ms, false)
 	if v := n.expr(`has("nvim-0.12")`); v != "1" {
 		t.Fatalf("%s is not Neovim 0.12+", bin)
 	}
+	n.acceptCloserIndented()
 	n.typeHello(long.Text)
 	n.checkGhostColour()
 	n.send("<Esc>")
@@ -468,11 +491,12 @@ func TestNeovim07StreamedGhostText(t *testing.T) {
 	requireFiles(t, "Neovim 0.7.2", bin)
 	long := longHello
 	// Slow enough that several partial updates are drawn before the end.
-	ms := startModelServer(t, []reply{long, renameToGreet}, pace{rate: 25, ttft: measured.ttft, delay: measured.delay})
+	ms := startModelServer(t, []reply{long, renameToGreet, closeIf}, pace{rate: 25, ttft: measured.ttft, delay: measured.delay})
 	n := startNvim(t, bin, ms, false)
 	if v := n.expr(`has("nvim-0.8")`); v != "0" {
 		t.Fatalf("%s is not Neovim 0.7", bin)
 	}
+	n.acceptCloserIndented()
 	seen := n.typeAndAccept(long.Text)
 	n.typeHello(long.Text)
 	n.checkGhostColour()

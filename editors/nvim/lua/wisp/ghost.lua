@@ -274,6 +274,54 @@ function M.trigger(bufnr)
   request((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
 end
 
+-- reindents reports whether bufnr's indent rules re-indent a line whose
+-- code starts with code when that is typed at its start: its 'indentkeys'
+-- (or with 'cindent' its 'cinkeys') name the first character ("0}", "}")
+-- or a word it starts with ("0=}" in Go, "=else" in Python).
+local function reindents(bufnr, code)
+  local keys
+  if vim.bo[bufnr].indentexpr ~= "" then
+    keys = vim.bo[bufnr].indentkeys
+  elseif vim.bo[bufnr].cindent then
+    keys = vim.bo[bufnr].cinkeys
+  else
+    return false
+  end
+  local first = code:sub(1, 1)
+  for _, key in ipairs(vim.split(keys, ",", { plain = true })) do
+    key = key:gsub("^[*!]", ""):gsub("^0", "")
+    local word = key:match("^=~?(.+)$")
+    if word ~= nil then
+      if code:sub(1, #word):lower() == word:lower() then
+        return true
+      end
+    elseif key == first or key == "<" .. first .. ">" then
+      return true
+    end
+  end
+  return false
+end
+
+-- indent_as_typed re-indents line row of bufnr as the editor does when a
+-- key its indent rules name is typed at the start of a line (see
+-- reindents): an accepted "}" after Enter's indentation goes back to its
+-- block's level, as the typed "}" would. It returns the change in the
+-- line's length.
+local function indent_as_typed(bufnr, row)
+  local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  local indent = #line:match("^%s*")
+  if indent == #line or not reindents(bufnr, line:sub(indent + 1)) then
+    return 0
+  end
+  if vim.api.nvim_get_option_value("equalprg", {}) ~= "" then
+    return 0 -- "==" would run an external program
+  end
+  vim.api.nvim_win_set_cursor(0, { row + 1, 0 })
+  vim.cmd("silent keepjumps normal! ==")
+  local now = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  return #now - #line
+end
+
 -- accept inserts the ghost text: "all", the next "word", or the next "line".
 -- It returns false when there was no ghost text.
 function M.accept(kind)
@@ -293,9 +341,17 @@ function M.accept(kind)
   local rest = g.text:sub(#part + 1)
   local lines = vim.split(part, "\n", { plain = true })
   M.clear(bufnr)
+  local before = (vim.api.nvim_buf_get_lines(bufnr, g.row, g.row + 1, false)[1] or ""):sub(1, g.col)
   vim.api.nvim_buf_set_text(bufnr, g.row, g.col, g.row, g.col, lines)
   local row = g.row + #lines - 1
   local col = #lines == 1 and g.col + #part or #lines[#lines]
+  if before:match("^%s*$") and lines[1]:match("^%S") then
+    -- The text starts the line's code, as typing it would have.
+    local moved = indent_as_typed(bufnr, g.row)
+    if #lines == 1 then
+      col = col + moved
+    end
+  end
   vim.api.nvim_win_set_cursor(0, { row + 1, col })
   if rest ~= "" then
     draw(bufnr, row, col, rest)
