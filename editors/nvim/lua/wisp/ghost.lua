@@ -277,7 +277,7 @@ end
 -- reindents reports whether bufnr's indent rules re-indent a line whose
 -- code starts with code when that is typed at its start: its 'indentkeys'
 -- (or with 'cindent' its 'cinkeys') name the first character ("0}", "}")
--- or a word it starts with ("0=}" in Go, "=else" in Python).
+-- or a word it starts with ("0=}" in Go, "=elif" in Python, "e" for else).
 local function reindents(bufnr, code)
   local keys
   if vim.bo[bufnr].indentexpr ~= "" then
@@ -290,13 +290,17 @@ local function reindents(bufnr, code)
   local first = code:sub(1, 1)
   for _, key in ipairs(vim.split(keys, ",", { plain = true })) do
     key = key:gsub("^[*!]", ""):gsub("^0", "")
-    local word = key:match("^=~?(.+)$")
+    local fold, word = key:match("^=(~?)(.+)$")
+    if key == "e" then
+      word = "else" -- "e" is else at a line's start
+    end
     if word ~= nil then
-      if code:sub(1, #word):lower() == word:lower() then
+      local start = code:sub(1, #word)
+      if start == word or (fold == "~" and start:lower() == word:lower()) then
         return true
       end
-    elseif key == first or key == "<" .. first .. ">" then
-      return true
+    elseif key ~= "o" and key ~= "O" and (key == first or key == "<" .. first .. ">") then
+      return true -- "o" and "O" are the commands, not the letters
     end
   end
   return false
