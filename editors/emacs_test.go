@@ -115,6 +115,38 @@ func TestEmacsLspModeInlineCompletion(t *testing.T) {
 	}
 }
 
+// TestEmacsLspModeAcceptedCloserIndented accepts a "}" shown where Enter
+// left the if block's body indentation: like a typed "}", which go-mode's
+// electric indentation moves back, the accepted one lands at the if's
+// level.
+func TestEmacsLspModeAcceptedCloserIndented(t *testing.T) {
+	requireEmacsLspMode(t)
+	ms := startModelServer(t, []reply{closeIf}, measured)
+	const src = "package main\n\nfunc main() {\n\tif true {\n\t\thello()\n"
+	s, file := startEmacsTmux(t, ms, "", "main.go", src)
+	s.keys("C-x", "1", "M-g", "g", "5", "Enter", "C-e")
+	waitFor(t, 10*time.Second, "the cursor is on line 5", func() (bool, string) {
+		screen := s.screen(false)
+		return strings.Contains(screen, "L5"), screen
+	})
+	s.keys("Enter")
+	waitFor(t, 20*time.Second, "the ghost \"}\" on line 6", func() (bool, string) {
+		screen := s.screen(false)
+		return strings.TrimSpace(screenLine(screen, "}")) == "}", screen
+	})
+	s.keys("Tab")
+	s.keys("C-x", "C-s")
+	var data []byte
+	waitFor(t, 10*time.Second, "Emacs saves the file", func() (bool, string) {
+		var err error
+		data, err = os.ReadFile(file)
+		return err == nil && strings.Contains(string(data), "}"), s.screen(false)
+	})
+	if lines := strings.Split(string(data), "\n"); len(lines) < 6 || lines[5] != "\t}" {
+		t.Fatalf("the accepted brace is not at the if's level; the file is:\n%s", data)
+	}
+}
+
 // requireEmacsLspMode skips the test unless Emacs 28, lsp-mode 10, go-mode
 // and tmux are installed.
 func requireEmacsLspMode(t *testing.T) {

@@ -385,6 +385,27 @@ redraws, unless more keys wait to be read or
           (setq wisp--timer (run-with-idle-timer wisp-inline-completion-delay nil
                                                  #'wisp--ask-when-read (current-buffer) (point))))))))
 
+(defun wisp--indent-as-typed (text start _end)
+  "Indent the line of an accepted TEXT inserted at START as typing it would.
+When TEXT starts the line's code and its first character is one
+`electric-indent-mode' re-indents the line for when typed (a closing
+brace in most modes), the line goes to the indentation the mode gives
+it: an accepted \"}\" where Enter left the block's body indentation
+goes back to its block's level, as the typed one does."
+  (when (and electric-indent-mode
+             (> (length text) 0)
+             (memq (aref text 0) electric-indent-chars)
+             (save-excursion
+               (goto-char start)
+               (skip-chars-backward " \t")
+               (bolp)))
+    (let ((end (point-marker)))
+      (save-excursion
+        (goto-char start)
+        (indent-according-to-mode))
+      (goto-char end)
+      (set-marker end nil))))
+
 (defun wisp--inline-completion-setup ()
   "Drive `lsp-inline-completion-mode' from each change in wisp's buffers.
 lsp-mode's own trigger waits `lsp-idle-delay' and then
@@ -396,8 +417,10 @@ from the first keystroke, so the buffer asks right after each change."
           (remove-hook 'lsp-on-change-hook #'lsp-inline-completion--after-change t)
           (setq wisp--tick (buffer-chars-modified-tick))
           (add-hook 'lsp-inline-completion-cancelled-hook #'wisp--dismiss nil t)
+          (add-hook 'lsp-inline-completion-accepted-functions #'wisp--indent-as-typed nil t)
           (add-hook 'post-command-hook #'wisp--post-command nil t))
       (remove-hook 'lsp-inline-completion-cancelled-hook #'wisp--dismiss t)
+      (remove-hook 'lsp-inline-completion-accepted-functions #'wisp--indent-as-typed t)
       (remove-hook 'post-command-hook #'wisp--post-command t))))
 
 (defun wisp--lsp-register ()
