@@ -52,13 +52,8 @@ func TestEmacsLspModeInlineCompletion(t *testing.T) {
 	ms := startModelServer(t, []reply{completeHello}, measured)
 
 	s, _ := startEmacsTmux(t, ms, "", "main.go", goSource)
-	// Only the Go buffer on screen (Emacs may show a *Warnings* window),
-	// then the end of line 4, the empty line inside main.
-	s.keys("C-x", "1", "M-g", "g", "4", "Enter", "C-e")
-	waitFor(t, 10*time.Second, "the cursor is on line 4", func() (bool, string) {
-		screen := s.screen(false)
-		return strings.Contains(screen, "L4"), screen
-	})
+	// The end of line 4, the empty line inside main.
+	toLineEnd(t, s, 4)
 
 	s.typeHelloForGhost()
 
@@ -124,27 +119,43 @@ func TestEmacsLspModeAcceptedCloserIndented(t *testing.T) {
 	ms := startModelServer(t, []reply{closeIf}, measured)
 	const src = "package main\n\nfunc main() {\n\tif true {\n\t\thello()\n"
 	s, file := startEmacsTmux(t, ms, "", "main.go", src)
-	s.keys("C-x", "1", "M-g", "g", "5", "Enter", "C-e")
-	waitFor(t, 10*time.Second, "the cursor is on line 5", func() (bool, string) {
-		screen := s.screen(false)
-		return strings.Contains(screen, "L5"), screen
-	})
+	toLineEnd(t, s, 5)
 	s.keys("Enter")
 	waitFor(t, 20*time.Second, "the ghost \"}\" on line 6", func() (bool, string) {
 		screen := s.screen(false)
 		return strings.TrimSpace(screenLine(screen, "}")) == "}", screen
 	})
 	s.keys("Tab")
+	data := saved(t, s, file, func(data string) bool { return strings.Contains(data, "}") })
+	if lines := strings.Split(data, "\n"); len(lines) < 6 || lines[5] != "\t}" {
+		t.Fatalf("the accepted brace is not at the if's level; the file is:\n%s", data)
+	}
+}
+
+// toLineEnd shows only the file's buffer (Emacs may show a *Warnings*
+// window) and puts the cursor at the end of line n.
+func toLineEnd(t *testing.T, s *tmuxSession, n int) {
+	t.Helper()
+	s.keys("C-x", "1", "M-g", "g", strconv.Itoa(n), "Enter", "C-e")
+	waitFor(t, 10*time.Second, fmt.Sprintf("the cursor is on line %d", n), func() (bool, string) {
+		screen := s.screen(false)
+		return strings.Contains(screen, fmt.Sprintf("L%d", n)), screen
+	})
+}
+
+// saved saves the buffer with C-x C-s and returns file once whole says
+// its content is what was saved: Emacs writes the file in place, so a
+// read may see it half written.
+func saved(t *testing.T, s *tmuxSession, file string, whole func(data string) bool) string {
+	t.Helper()
 	s.keys("C-x", "C-s")
 	var data []byte
 	waitFor(t, 10*time.Second, "Emacs saves the file", func() (bool, string) {
 		var err error
 		data, err = os.ReadFile(file)
-		return err == nil && strings.Contains(string(data), "}"), s.screen(false)
+		return err == nil && whole(string(data)), string(data) + "\nscreen:\n" + s.screen(false)
 	})
-	if lines := strings.Split(string(data), "\n"); len(lines) < 6 || lines[5] != "\t}" {
-		t.Fatalf("the accepted brace is not at the if's level; the file is:\n%s", data)
-	}
+	return string(data)
 }
 
 // requireEmacsLspMode skips the test unless Emacs 28, lsp-mode 10, go-mode
@@ -277,11 +288,7 @@ func TestEmacsLspModeStreamedGhostText(t *testing.T) {
 	// Slow enough that several pieces are drawn before the end.
 	ms := startModelServer(t, []reply{long, other}, pace{rate: 25, ttft: measured.ttft, delay: measured.delay})
 	s, file := startEmacsTmux(t, ms, "", "main.go", goSource)
-	s.keys("C-x", "1", "M-g", "g", "4", "Enter", "C-e")
-	waitFor(t, 10*time.Second, "the cursor is on line 4", func() (bool, string) {
-		screen := s.screen(false)
-		return strings.Contains(screen, "L4"), screen
-	})
+	toLineEnd(t, s, 4)
 
 	full := "hello" + long.Text
 	s.text("hello")
@@ -341,15 +348,8 @@ func TestEmacsLspModeStreamedGhostText(t *testing.T) {
 	s.waitScreen(20*time.Second, "greet_all(")
 	s.text("a")
 	s.keys("Tab")
-	s.keys("C-x", "C-s")
-	var data []byte
-	waitFor(t, 10*time.Second, "Emacs saves the file", func() (bool, string) {
-		var err error
-		data, err = os.ReadFile(file)
-		// Emacs writes the file in place: read until it is whole.
-		return err == nil && string(data) != goSource && strings.HasSuffix(string(data), "}\n"), s.screen(false)
-	})
-	lines := strings.Split(string(data), "\n")
+	data := saved(t, s, file, func(data string) bool { return data != goSource && strings.HasSuffix(data, "}\n") })
+	lines := strings.Split(data, "\n")
 	if len(lines) < 5 || lines[3] != "\t"+full {
 		t.Fatalf("Tab did not accept the ghost text on screen; the file is:\n%s", data)
 	}
@@ -458,11 +458,7 @@ func TestEmacsEglot(t *testing.T) {
 	s.keys("M-Tab")
 	s.waitScreen(20*time.Second, "hello_world()")
 	noError("after completion-at-point")
-	s.keys("C-x", "C-s")
-	waitFor(t, 10*time.Second, "Emacs saves the file", func() (bool, string) {
-		data, err := os.ReadFile(file)
-		return err == nil && strings.Contains(string(data), "\thello_world()\n"), string(data)
-	})
+	saved(t, s, file, func(data string) bool { return strings.Contains(data, "\thello_world()\n") })
 
 	ms.stop(t)
 	s.keys("C-e", "Enter")

@@ -83,11 +83,11 @@ func (st site) balance(s string, multiline, partial bool) string {
 	case partial && lastSafe > 0:
 		return s[:lastSafe]
 	case partial:
-		first, _ := firstCodeLine(s)
+		first := firstCodeLine(s)
 		return first
 	}
 	if multiline {
-		first, _ := firstCodeLine(s)
+		first := firstCodeLine(s)
 		if lastSafe == 0 && st.d.endsOpen(first) {
 			// The block s opens does not close within the lines it may
 			// run to (a long loop on a blank line), or the reply ended
@@ -119,18 +119,17 @@ func (d *dialect) endsOpen(s string) bool {
 }
 
 // firstCodeLine returns s up to the end of its first line that is not
-// blank (the blank lines before it included), and whether s goes on
-// after it.
-func firstCodeLine(s string) (first string, more bool) {
+// blank (the blank lines before it included).
+func firstCodeLine(s string) string {
 	start := strings.IndexFunc(s, func(r rune) bool { return r != '\n' && r != '\r' && r != ' ' && r != '\t' })
 	if start < 0 {
-		return s, false
+		return s
 	}
 	end := strings.IndexByte(s[start:], '\n')
 	if end < 0 {
-		return s, false
+		return s
 	}
-	return s[:start+end], true
+	return s[:start+end]
 }
 
 // cutBeforeCloser cuts s before the closer at i; when the closer is the

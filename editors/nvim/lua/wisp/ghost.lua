@@ -32,6 +32,11 @@ local function cursor()
   return pos[1] - 1, pos[2]
 end
 
+-- line_at returns the text of bufnr's line row ("" past the end).
+local function line_at(bufnr, row)
+  return vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+end
+
 local function in_insert()
   local mode = vim.api.nvim_get_mode().mode
   return mode:sub(1, 1) == "i"
@@ -65,7 +70,7 @@ local function draw(bufnr, row, col, text)
   if vim.fn.has("nvim-0.10") == 1 then
     opts.virt_text_pos = "inline"
   else
-    local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+    local line = line_at(bufnr, row)
     if col >= #line then
       -- At the end of the line: start exactly at the cursor's screen column.
       opts.virt_text_win_col = vim.fn.strdisplaywidth(line) - vim.fn.winsaveview().leftcol
@@ -130,7 +135,7 @@ local function suggestion(bufnr, client, item, row, col)
   if start.line ~= row then
     return nil
   end
-  local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  local line = line_at(bufnr, row)
   local start_col = lsp.byte_col(line, start.character, client.offset_encoding)
   if start_col > col then
     return nil
@@ -202,7 +207,7 @@ function M.on_partial(_, params)
     return
   end
   local row, col = cursor()
-  local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  local line = line_at(bufnr, row)
   if params.position.line ~= row or lsp.byte_col(line, params.position.character, client.offset_encoding) ~= col then
     return
   end
@@ -226,7 +231,7 @@ function follow(bufnr)
   if g.row == row and g.col == col then
     return
   end
-  local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  local line = line_at(bufnr, row)
   local typed = (g.row == row and col > g.col) and line:sub(g.col + 1, col) or nil
   if typed ~= nil and #typed < #g.text and g.text:sub(1, #typed) == typed then
     draw(bufnr, row, col, g.text:sub(#typed + 1))
@@ -306,15 +311,16 @@ local function reindents(bufnr, code)
   return false
 end
 
--- indent_as_typed re-indents line row of bufnr as the editor does when a
--- key its indent rules name is typed at the start of a line (see
--- reindents): an accepted "}" after Enter's indentation goes back to its
--- block's level, as the typed "}" would. It returns the change in the
--- line's length.
-local function indent_as_typed(bufnr, row)
-  local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+-- indent_as_typed re-indents line row of bufnr, where text was inserted
+-- at byte col, as the editor does when a key its indent rules name is
+-- typed at the start of a line (see reindents), if the text starts the
+-- line's code there: an accepted "}" after Enter's indentation goes back
+-- to its block's level, as the typed "}" would. It returns the change in
+-- the line's length.
+local function indent_as_typed(bufnr, row, col)
+  local line = line_at(bufnr, row)
   local indent = #line:match("^%s*")
-  if indent == #line or not reindents(bufnr, line:sub(indent + 1)) then
+  if indent ~= col or indent == #line or not reindents(bufnr, line:sub(indent + 1)) then
     return 0
   end
   if vim.api.nvim_get_option_value("equalprg", {}) ~= "" then
@@ -322,7 +328,7 @@ local function indent_as_typed(bufnr, row)
   end
   vim.api.nvim_win_set_cursor(0, { row + 1, 0 })
   vim.cmd("silent keepjumps normal! ==")
-  local now = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ""
+  local now = line_at(bufnr, row)
   return #now - #line
 end
 
@@ -345,16 +351,12 @@ function M.accept(kind)
   local rest = g.text:sub(#part + 1)
   local lines = vim.split(part, "\n", { plain = true })
   M.clear(bufnr)
-  local before = (vim.api.nvim_buf_get_lines(bufnr, g.row, g.row + 1, false)[1] or ""):sub(1, g.col)
   vim.api.nvim_buf_set_text(bufnr, g.row, g.col, g.row, g.col, lines)
   local row = g.row + #lines - 1
   local col = #lines == 1 and g.col + #part or #lines[#lines]
-  if before:match("^%s*$") and lines[1]:match("^%S") then
-    -- The text starts the line's code, as typing it would have.
-    local moved = indent_as_typed(bufnr, g.row)
-    if #lines == 1 then
-      col = col + moved
-    end
+  local moved = indent_as_typed(bufnr, g.row, g.col)
+  if #lines == 1 then
+    col = col + moved
   end
   vim.api.nvim_win_set_cursor(0, { row + 1, col })
   if rest ~= "" then
